@@ -1,0 +1,45 @@
+// Starts dynalite and s3rver in this process (used by the local stack and by the tests).
+import { createServer } from 'node:net';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+
+export type Emulators = { dynamoEndpoint: string; s3Endpoint: string; stop: () => Promise<void> };
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startEmulators(opts: { dynamoPort: number; s3Port: number; dataDir?: string; host?: string }): Promise<Emulators> {
+  const host = opts.host ?? '127.0.0.1';
+  const dyn = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(opts.dataDir ? { path: `${opts.dataDir}/dynamodb` } : {}) });
+  await new Promise<void>((resolve, reject) => {
+    dyn.once('error', reject);
+    dyn.listen(opts.dynamoPort, host, () => resolve());
+  });
+  const s3 = new S3rver({
+    port: opts.s3Port,
+    address: host,
+    silent: true,
+    ...(opts.dataDir ? { directory: `${opts.dataDir}/s3` } : { directory: `${process.env.TMPDIR ?? '/tmp'}/s3rver-${process.pid}-${opts.s3Port}` }),
+    configureBuckets: [],
+  });
+  await s3.run();
+  return {
+    dynamoEndpoint: `http://${host}:${opts.dynamoPort}`,
+    s3Endpoint: `http://${host}:${opts.s3Port}`,
+    stop: async () => {
+      await new Promise<void>((resolve) => dyn.close(() => resolve()));
+      await s3.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Runtime settings, read from the environment on each access so tests and the
+// local stack can point the same code at different endpoints.
+const env = (name: string, fallback: string): string => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : value;
+};
+
+export const config = {
+  get stage() { return env('STAGE', 'local'); },
+  get tableName() { return env('TABLE_NAME', 'tootless-local'); },
+  get mediaBucket() { return env('MEDIA_BUCKET', 'tootless-media-local'); },
+  /** Public base URL of the HTTP API, without a trailing slash. */
+  get baseUrl() { return env('BASE_URL', 'http://localhost:3000').replace(/\/+$/, ''); },
+  /** The instance's domain as clients and WebFinger see it (host[:port]). */
+  get domain() { return env('LOCAL_DOMAIN', new URL(this.baseUrl).host); },
+  get streamingUrl() { return env('STREAMING_URL', 'ws://localhost:3001').replace(/\/+$/, ''); },
+  /** Public base URL under which media object keys are served. */
+  get mediaUrl() { return env('MEDIA_URL', `http://localhost:4569/${this.mediaBucket}`).replace(/\/+$/, ''); },
+  get region() { return env('AWS_REGION', 'us-east-1'); },
+  get awsEndpoint() { return process.env.AWS_ENDPOINT_URL || undefined; },
+  endpointFor(service: 'DYNAMODB' | 'S3' | 'SQS' | 'LAMBDA' | 'SESV2') {
+    return process.env[`AWS_ENDPOINT_URL_${service}`] || process.env.AWS_ENDPOINT_URL || undefined;
+  },
+  /** How queued messages reach workers: sqs (AWS/LocalStack), lambda (serverless-offline invoke), inline (tests). */
+  get queueMode() { return env('QUEUE_MODE', 'sqs') as 'sqs' | 'lambda' | 'inline'; },
+  get lambdaEndpoint() { return env('LAMBDA_ENDPOINT', 'http://localhost:3002'); },
+  get functionPrefix() { return env('FUNCTION_PREFIX', `tootless-${this.stage}-`); },
+  queueUrl(queue: string) { return process.env[`QUEUE_URL_${queue.toUpperCase()}`]; },
+  /** Where the local mailer writes messages when SES is not in use. */
+  get mailDir() { return env('MAIL_DIR', '.data/mail'); },
+  get mailFrom() { return env('MAIL_FROM', `notifications@${this.domain.split(':')[0]}`); },
+  get useSes() { return env('MAIL_TRANSPORT', 'log') === 'ses'; },
+  /** Secret used to sign cookies (CSRF, login session). */
+  get secret() { return env('SECRET_KEY_BASE', 'local-development-secret-change-me'); },
+  get exposeMetrics() { return env('EXPOSE_METRICS', '') === '1'; },
+  get vapidPublicKey() { return process.env.VAPID_PUBLIC_KEY || undefined; },
+};
+
+export const SOFTWARE = { name: 'tootless', version: '0.1.0' };
+/** Mastodon API level implemented, reported as `version`. */
+export const API_VERSION = `3.5.3 (compatible; ${SOFTWARE.name} ${SOFTWARE.version})`;

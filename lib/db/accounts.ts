@@ -1,0 +1,155 @@
+// Accounts: the profile item, its uniqueness items (username, e-mail) and the
+// login state of local users, all on one item so auth costs one read.
+import { z } from 'zod';
+import { GSI1, gsi1, keys } from './keys';
+import { batchGet, getItem, nowIso, query, transact, updateItem, type Item } from './table';
+
+export const profileField = z.object({ name: z.string(), value: z.string() });
+export const renderedField = z.object({ name: z.string(), value: z.string(), verifiedAt: z.string().nullable().default(null) });
+
+export const accountItem = z.object({
+  id: z.string(),
+  username: z.string(),
+  /** null for local accounts. */
+  domain: z.string().nullable().default(null),
+  displayName: z.string().default(''),
+  /** Plain-text source of the note, and the HTML the server rendered from it. */
+  note: z.string().default(''),
+  noteHtml: z.string().default(''),
+  fields: z.array(profileField).default([]),
+  fieldsHtml: z.array(renderedField).default([]),
+  locked: z.boolean().default(false),
+  bot: z.boolean().default(false),
+  discoverable: z.boolean().default(false),
+  avatarKey: z.string().nullable().default(null),
+  headerKey: z.string().nullable().default(null),
+  createdAt: z.string(),
+  updatedAt: z.string().optional(),
+  followersCount: z.number().int().default(0),
+  followingCount: z.number().int().default(0),
+  statusesCount: z.number().int().default(0),
+  lastStatusAt: z.string().nullable().default(null),
+  followRequestsCount: z.number().int().default(0),
+  // Posting defaults (`source`).
+  privacy: z.enum(['public', 'unlisted', 'private', 'direct']).default('public'),
+  sensitive: z.boolean().default(false),
+  language: z.string().nullable().default(null),
+  // Login state of a local user.
+  email: z.string().optional(),
+  passwordHash: z.string().optional(),
+  confirmedAt: z.string().nullable().default(null),
+  approved: z.boolean().default(true),
+  disabled: z.boolean().default(false),
+  admin: z.boolean().default(false),
+  locale: z.string().nullable().default(null),
+  reason: z.string().nullable().default(null),
+  lastSignInAt: z.string().nullable().default(null),
+  signInCount: z.number().int().default(0),
+});
+export type Account = z.infer<typeof accountItem>;
+
+const pointer = z.object({ accountId: z.string() });
+
+export const accountById = (id: string) => getItem(keys.account(id), accountItem);
+
+export async function accountsByIds(ids: string[]): Promise<Map<string, Account>> {
+  const found = await batchGet(ids.map(keys.account), accountItem);
+  const byId = new Map<string, Account>();
+  for (const account of found.values()) byId.set(account.id, account);
+  return byId;
+}
+
+export async function accountByUsername(username: string): Promise<Account | undefined> {
+  const ref = await getItem(keys.username(username), pointer);
+  return ref ? accountById(ref.accountId) : undefined;
+}
+
+export async function accountByEmail(email: string): Promise<Account | undefined> {
+  const ref = await getItem(keys.email(email), pointer);
+  return ref ? accountById(ref.accountId) : undefined;
+}
+
+export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passwordHash'> &
+  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'displayName'>>;
+
+/**
+ * Creates a local account with its username and e-mail uniqueness items in one
+ * transaction. Answers which uniqueness rule failed, if any, having written nothing.
+ */
+export async function createLocalAccount(
+  input: NewLocalAccount,
+  extra: Item[] = [],
+): Promise<{ ok: true; account: Account } | { ok: false; taken: 'username' | 'email' }> {
+  const now = nowIso();
+  const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now });
+  const pending = account.approved ? {} : gsi1.pendingAccount(account.id);
+  const result = await transact([
+    { Put: { Item: { ...keys.username(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.email(account.email ?? ''), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+  ]);
+  if (result.ok) return { ok: true, account };
+  return { ok: false, taken: result.failed.includes(0) ? 'username' : 'email' };
+}
+
+/** Sets profile attributes (only those given) and answers the updated account. */
+export async function updateAccount(id: string, changes: Partial<Omit<Account, 'id' | 'username' | 'createdAt'>>): Promise<Account | undefined> {
+  const entries = Object.entries({ ...changes, updatedAt: nowIso() }).filter(([, v]) => v !== undefined);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = entries.map(([k, v], i) => {
+    names[`#a${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#a${i} = :v${i}`;
+  });
+  return updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+    accountItem,
+  );
+}
+
+/** Approves a pending account, taking it off the pending index. */
+export async function approveAccount(id: string): Promise<Account | undefined> {
+  return updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: 'SET approved = :t, updatedAt = :now REMOVE GSI1PK, GSI1SK',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':t': true, ':now': nowIso() },
+    },
+    accountItem,
+  );
+}
+
+export async function pendingAccounts(limit = 100): Promise<Account[]> {
+  const page = await query(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :p',
+      ExpressionAttributeValues: { ':p': gsi1.pendingAccountsPartition },
+      Limit: limit,
+    },
+    accountItem,
+  );
+  return page.items;
+}
+
+/** Records a sign-in (the sign-in worker calls this). */
+export async function recordSignIn(id: string, at: string): Promise<void> {
+  await updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: 'SET lastSignInAt = :at ADD signInCount :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':at': at, ':one': 1 },
+    },
+    accountItem,
+  );
+}

@@ -1,0 +1,44 @@
+// Instance settings: one item, read on registration, auth and the instance endpoints.
+import { z } from 'zod';
+import { config } from '../config';
+import { keys } from './keys';
+import { getItem, nowIso, putItem } from './table';
+
+export const registrationModes = ['open', 'approved', 'none'] as const;
+
+const rule = z.object({ id: z.string(), text: z.string() });
+
+export const settingsItem = z.object({
+  title: z.string().default('Tootless'),
+  shortDescription: z.string().default('A serverless, Mastodon-compatible microblogging server.'),
+  description: z.string().default(''),
+  contactEmail: z.string().default(''),
+  contactUsername: z.string().nullable().default(null),
+  /** open: anyone; approved: accounts wait for a moderator; none: closed. */
+  registrationsMode: z.enum(registrationModes).default('open'),
+  /** Unset means: off on the local stage, on elsewhere. */
+  requireEmailConfirmation: z.boolean().optional(),
+  /** When false, public timelines need an app token with read:statuses. */
+  publicPreview: z.boolean().default(true),
+  languages: z.array(z.string()).default(['en']),
+  rules: z.array(rule).default([]),
+  updatedAt: z.string().optional(),
+});
+export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };
+
+const withDefaults = (s: z.infer<typeof settingsItem>): InstanceSettings => ({
+  ...s,
+  requireEmailConfirmation: s.requireEmailConfirmation ?? config.stage !== 'local',
+});
+
+export async function instanceSettings(): Promise<InstanceSettings> {
+  const stored = await getItem(keys.instanceSettings(), settingsItem);
+  return withDefaults(stored ?? settingsItem.parse({}));
+}
+
+export async function updateInstanceSettings(changes: Partial<z.infer<typeof settingsItem>>): Promise<InstanceSettings> {
+  const current = (await getItem(keys.instanceSettings(), settingsItem, true)) ?? settingsItem.parse({});
+  const next = settingsItem.parse({ ...current, ...changes, updatedAt: nowIso() });
+  await putItem({ ...keys.instanceSettings(), ...next });
+  return withDefaults(next);
+}

@@ -1,0 +1,182 @@
+// Thin, typed wrappers over the DocumentClient: every item read goes through a
+// parser, batch operations are chunked and retried, and conditional failures
+// surface as a value rather than an exception the caller has to decode.
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { z } from 'zod';
+import { dynamo } from '../aws';
+import { config } from '../config';
+import type { Key } from './keys';
+
+export type Item = Record<string, unknown>;
+export type Parser<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+
+const table = () => config.tableName;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const parseItem = <T>(parser: Parser<T>, item: Item | undefined): T | undefined =>
+  item === undefined ? undefined : parser.parse(item);
+
+export async function getItem<T>(key: Key, parser: Parser<T>, consistent = false): Promise<T | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+  return parseItem(parser, Item);
+}
+
+/** Writes an item; with `ifAbsent`, answers false instead of overwriting an existing one. */
+export async function putItem(item: Key & Item, opts: { ifAbsent?: boolean } = {}): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: table(),
+        Item: item,
+        ...(opts.ifAbsent ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Runs an update; answers the new item, or undefined when its condition failed. */
+export async function updateItem<T>(
+  input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>,
+  parser: Parser<T>,
+): Promise<T | undefined> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({ ...input, TableName: table(), ReturnValues: 'ALL_NEW' }),
+    );
+    return parseItem(parser, Attributes);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/** Deletes an item; with a condition, answers the deleted item or undefined when it did not match. */
+export async function deleteItem<T>(
+  key: Key,
+  parser: Parser<T>,
+  condition?: { ConditionExpression: string; ExpressionAttributeValues?: Item; ExpressionAttributeNames?: Record<string, string> },
+): Promise<T | undefined> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...condition }),
+    );
+    return parseItem(parser, Attributes);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+export type QueryPage<T> = { items: T[]; lastKey?: Item };
+
+export async function query<T>(
+  input: Omit<QueryCommandInput, 'TableName'>,
+  parser: Parser<T>,
+): Promise<QueryPage<T>> {
+  const { Items = [], LastEvaluatedKey } = await dynamo().send(new QueryCommand({ ...input, TableName: table() }));
+  return { items: Items.map((item) => parser.parse(item)), lastKey: LastEvaluatedKey };
+}
+
+/** Follows LastEvaluatedKey to the end. */
+export async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName'>, parser: Parser<T>): Promise<T[]> {
+  const out: T[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await query({ ...input, ExclusiveStartKey: start }, parser);
+    out.push(...page.items);
+    start = page.lastKey;
+  } while (start);
+  return out;
+}
+
+/** Reads many keys: chunks of 100, unprocessed keys retried with backoff. Order follows `keyList`. */
+export async function batchGet<T>(keyList: Key[], parser: Parser<T>, projection?: string): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  const unique = [...new Map(keyList.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Key[] = unique.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      if (attempt > 8) throw new Error('batchGet: unprocessed keys after retries');
+      const res = await dynamo().send(
+        new BatchGetCommand({
+          RequestItems: { [table()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
+        }),
+      );
+      for (const item of res.Responses?.[table()] ?? []) {
+        found.set(`${String(item.PK)}|${String(item.SK)}`, parser.parse(item));
+      }
+      pending = (res.UnprocessedKeys?.[table()]?.Keys as Key[] | undefined) ?? [];
+    }
+  }
+  return found;
+}
+
+export const keyString = (k: Key) => `${k.PK}|${k.SK}`;
+
+/** Writes and deletes in chunks of 25, unprocessed items retried with backoff. */
+export async function batchWrite(puts: (Key & Item)[], deletes: Key[] = []): Promise<void> {
+  const requests = [
+    ...puts.map((Item) => ({ PutRequest: { Item } })),
+    ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+  ];
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: unknown[] = requests.slice(i, i + 25);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      if (attempt > 8) throw new Error('batchWrite: unprocessed items after retries');
+      const res = await dynamo().send(
+        new BatchWriteCommand({ RequestItems: { [table()]: pending as never } }),
+      );
+      pending = res.UnprocessedItems?.[table()] ?? [];
+    }
+  }
+}
+
+type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** A transaction entry without its TableName, which `transact` fills in. */
+export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
+
+/**
+ * Runs a transaction. Answers `{ ok: true }`, or `{ ok: false, failed }` with the
+ * indexes of the items whose condition failed, so callers can say which rule broke.
+ */
+export async function transact(items: TransactItem[]): Promise<{ ok: true } | { ok: false; failed: number[] }> {
+  const withTable = items.map((entry) => {
+    const [kind, body] = Object.entries(entry)[0] as [string, Item];
+    return { [kind]: { ...body, TableName: table() } } as RawTransactItem;
+  });
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: withTable }));
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const reasons = err.CancellationReasons ?? [];
+      const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+      if (failed.length > 0) return { ok: false, failed };
+    }
+    throw err;
+  }
+}
+
+export const nowIso = () => new Date().toISOString();
+/** TTL attribute value: seconds since the epoch. */
+export const expiresIn = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;

@@ -1,0 +1,96 @@
+// Access tokens (by hash), authorization codes and authorize-page sessions.
+import { z } from 'zod';
+import { GSI1, gsi1, keys } from './keys';
+import { deleteItem, expiresIn, getItem, nowIso, putItem, query } from './table';
+
+export const tokenItem = z.object({
+  id: z.string(),
+  tokenHash: z.string(),
+  clientId: z.string(),
+  appName: z.string(),
+  appWebsite: z.string().nullable().default(null),
+  /** null for an app token (client_credentials). */
+  accountId: z.string().nullable(),
+  scopes: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type Token = z.infer<typeof tokenItem>;
+
+export const tokenByHash = (tokenHash: string) => getItem(keys.token(tokenHash), tokenItem);
+
+export async function saveToken(token: Token): Promise<void> {
+  const index = token.accountId ? gsi1.accountToken(token.accountId, token.id) : {};
+  await putItem({ ...keys.token(token.tokenHash), ...index, ...tokenItem.parse(token) });
+}
+
+/** Deletes a token, but only if it belongs to the given application (RFC 7009). */
+export const revokeToken = (tokenHash: string, clientId: string) =>
+  deleteItem(keys.token(tokenHash), tokenItem, {
+    ConditionExpression: 'clientId = :c',
+    ExpressionAttributeValues: { ':c': clientId },
+  });
+
+export async function tokensOfAccount(accountId: string): Promise<Token[]> {
+  const page = await query(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :p',
+      ExpressionAttributeValues: { ':p': gsi1.accountTokensPartition(accountId) },
+      ScanIndexForward: false,
+    },
+    tokenItem,
+  );
+  return page.items;
+}
+
+export const authCodeItem = z.object({
+  codeHash: z.string(),
+  clientId: z.string(),
+  accountId: z.string(),
+  scopes: z.array(z.string()),
+  redirectUri: z.string(),
+  codeChallenge: z.string().nullable().default(null),
+  codeChallengeMethod: z.enum(['S256', 'plain']).nullable().default(null),
+  createdAt: z.string(),
+  expiresAt: z.number(),
+});
+export type AuthCode = z.infer<typeof authCodeItem>;
+
+const CODE_TTL_SECONDS = 600;
+
+export async function saveAuthCode(code: Omit<AuthCode, 'createdAt' | 'expiresAt'>): Promise<void> {
+  await putItem({ ...keys.authCode(code.codeHash), ...authCodeItem.parse({ ...code, createdAt: nowIso(), expiresAt: expiresIn(CODE_TTL_SECONDS) }) });
+}
+
+/** Takes a code out of the table: a code works once, and not after it expired (TTL deletion is lazy). */
+export async function consumeAuthCode(codeHash: string): Promise<AuthCode | undefined> {
+  const code = await deleteItem(keys.authCode(codeHash), authCodeItem, {
+    ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
+    ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+  });
+  return code;
+}
+
+export const sessionItem = z.object({
+  sessionHash: z.string(),
+  accountId: z.string(),
+  csrf: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.number(),
+});
+export type Session = z.infer<typeof sessionItem>;
+
+const SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
+
+export async function saveSession(session: Pick<Session, 'sessionHash' | 'accountId' | 'csrf'>): Promise<Session> {
+  const item = sessionItem.parse({ ...session, createdAt: nowIso(), expiresAt: expiresIn(SESSION_TTL_SECONDS) });
+  await putItem({ ...keys.session(session.sessionHash), ...item });
+  return item;
+}
+
+export async function sessionByHash(sessionHash: string): Promise<Session | undefined> {
+  const session = await getItem(keys.session(sessionHash), sessionItem);
+  return session && session.expiresAt > Date.now() / 1000 ? session : undefined;
+}
+
+export const deleteSession = (sessionHash: string) => deleteItem(keys.session(sessionHash), sessionItem);

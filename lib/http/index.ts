@@ -1,0 +1,140 @@
+// The one HTTP stack every endpoint uses: parse, authenticate, validate, run,
+// render, and turn every failure into `{"error": "..."}` with its status.
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ZodError, z } from 'zod';
+import { dbCalls } from '../aws';
+import { config } from '../config';
+import type { Account } from '../db/accounts';
+import type { Token } from '../db/tokens';
+import { HttpError } from '../errors';
+import { log } from '../log';
+import { authenticate, bearerToken, type AuthMode } from './auth';
+import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, type BodyLimits } from './body';
+import { Reply } from './reply';
+import { validationMessage } from './validate';
+
+export { Reply, json, html, redirect, raw } from './reply';
+export type { UploadedFile } from './body';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+export type Ctx<A extends AuthMode = AuthMode> = {
+  event: Event;
+  /** Lower-cased request headers. */
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  /** Query-string parameters alone (for Link headers). */
+  query: Record<string, unknown>;
+  path: string;
+  ip: string;
+  requestId: string;
+  token: A extends 'user' | 'app' ? Token : Token | undefined;
+  account: A extends 'user' ? Account : Account | undefined;
+};
+
+export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
+  auth: A;
+  /** Acceptable scopes: any one of them (or a parent scope) is enough. */
+  scopes?: string[];
+  schema?: S;
+  limits?: Partial<BodyLimits>;
+};
+
+export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
+
+/** Paths that answer cross-origin requests, as Mastodon's rack-cors configuration. */
+const corsPath = (path: string) => /^\/(api|oauth\/(token|revoke)|\.well-known|nodeinfo)(\/|$)/.test(path);
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key',
+};
+
+function render(reply: Reply, path: string): Result {
+  const headers: Record<string, string> = { ...(corsPath(path) ? CORS_HEADERS : {}), ...reply.headers };
+  if (reply.kind === 'json') {
+    headers['Content-Type'] ??= 'application/json; charset=utf-8';
+    return { statusCode: reply.status, headers, body: JSON.stringify(reply.body ?? {}), cookies: reply.cookies };
+  }
+  if (Buffer.isBuffer(reply.body)) {
+    return { statusCode: reply.status, headers, body: reply.body.toString('base64'), isBase64Encoded: true, cookies: reply.cookies };
+  }
+  return { statusCode: reply.status, headers, body: String(reply.body ?? ''), cookies: reply.cookies };
+}
+
+export function errorReply(err: unknown, requestId = ''): Reply {
+  if (err instanceof HttpError) return new Reply(err.status, { error: err.message, ...err.extra }, err.headers);
+  if (err instanceof ZodError) return new Reply(422, { error: validationMessage(err) });
+  log.error('unhandled error', { err, requestId });
+  return new Reply(500, { error: 'Internal server error' });
+}
+
+const pathParams = (event: Event): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.pathParameters ?? {})) {
+    if (v === undefined) continue;
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+};
+
+/** Wraps `run` into a Lambda handler for API Gateway HTTP API (payload v2) events. */
+export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode = AuthMode>(
+  run: Run<S, A>,
+  options: Options<S, A>,
+) {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const base = async (event: Event, context: Context): Promise<Result> => {
+    const started = Date.now();
+    dbCalls.reset();
+    const path = event.rawPath ?? '/';
+    const requestId = context?.awsRequestId ?? event.requestContext?.requestId ?? '';
+    let reply: Reply;
+    try {
+      const query = parseQuery(event.rawQueryString);
+      const body = await parseBody(event, limits);
+      const params = { ...query, ...body, ...pathParams(event) };
+      const rawToken = bearerToken(event, params);
+      delete params.access_token;
+      const auth = await authenticate(options.auth, options.scopes ?? [], rawToken);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      const ctx = {
+        event,
+        headers,
+        cookies: parseCookies(event),
+        query,
+        path,
+        ip: event.requestContext?.http?.sourceIp ?? '',
+        requestId,
+        token: auth?.token,
+        account: auth?.account,
+      } as Ctx<A>;
+      let input: z.infer<S> = params;
+      if (options.schema) {
+        const parsed = options.schema.safeParse(params);
+        if (!parsed.success) throw parsed.error;
+        input = parsed.data;
+      }
+      const out = await run(input, ctx);
+      reply = out instanceof Reply ? out : new Reply(200, out ?? {});
+    } catch (err) {
+      reply = errorReply(err, requestId);
+    }
+    const result = render(reply, path);
+    if (config.exposeMetrics) {
+      result.headers = { ...result.headers, 'X-Db-Calls': String(dbCalls.count), 'X-Handler-Ms': String(Date.now() - started) };
+    }
+    log.debug('request', { method: event.requestContext?.http?.method, path, status: result.statusCode, ms: Date.now() - started, dbCalls: dbCalls.count });
+    return result;
+  };
+  return middy(base);
+}
+
+export { header };

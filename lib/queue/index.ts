@@ -1,0 +1,68 @@
+// The queue adapter. Producers call `enqueue`; workers are SQS-triggered Lambdas.
+// Where SQS exists (AWS, LocalStack) messages go to SQS. The embedded local stack
+// has no SQS emulator, so the same SQS-shaped event is delivered to the worker
+// through serverless-offline's Lambda invoke endpoint as an async (Event)
+// invocation. Tests may register workers to run in-process (`inline`).
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { InvokeCommand } from '@aws-sdk/client-lambda';
+import type { SQSEvent, SQSRecord, SQSBatchResponse, Context } from 'aws-lambda';
+import { lambda, sqs } from '../aws';
+import { config } from '../config';
+import { log } from '../log';
+
+/** Each queue and the function that consumes it (`<queue>Worker` in serverless.yml). */
+export const QUEUES = ['mail', 'signin'] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+export const workerFunction = (queue: QueueName) => `${queue}Worker`;
+
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+const inlineWorkers = new Map<QueueName, SqsHandler>();
+
+/** Tests: run this queue's worker in-process when a message is enqueued. */
+export const registerInlineWorker = (queue: QueueName, handler: SqsHandler) => inlineWorkers.set(queue, handler);
+
+export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
+  const now = String(Date.now());
+  return {
+    Records: bodies.map((body): SQSRecord => ({
+      messageId: randomUUID(),
+      receiptHandle: randomUUID(),
+      body: JSON.stringify(body),
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: now,
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: now,
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:${config.region}:000000000000:${queue}`,
+      awsRegion: config.region,
+    })),
+  };
+}
+
+export async function enqueue(queue: QueueName, message: unknown): Promise<void> {
+  const mode = config.queueMode;
+  if (mode === 'sqs') {
+    const QueueUrl = config.queueUrl(queue);
+    if (!QueueUrl) throw new Error(`QUEUE_URL_${queue.toUpperCase()} is not set`);
+    await sqs().send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message) }));
+    return;
+  }
+  if (mode === 'lambda') {
+    const FunctionName = `${config.functionPrefix}${workerFunction(queue)}`;
+    const res = await lambda().send(
+      new InvokeCommand({ FunctionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(sqsEvent(queue, [message]))) }),
+    );
+    if (res.StatusCode !== undefined && res.StatusCode >= 300) throw new Error(`invoke ${FunctionName}: ${res.StatusCode}`);
+    return;
+  }
+  const handler = inlineWorkers.get(queue);
+  if (!handler) throw new Error(`no inline worker registered for queue ${queue}`);
+  const res = await handler(sqsEvent(queue, [message]), { awsRequestId: randomUUID() } as Context);
+  if (res && res.batchItemFailures.length > 0) log.error('inline worker failed', { queue });
+}

@@ -1,0 +1,16 @@
+// Application entity (https://docs.joinmastodon.org/entities/Application/).
+import type { App } from '../db/apps';
+import { config } from '../config';
+
+export function renderApplication(app: App, opts: { clientSecret?: string } = {}) {
+  return {
+    id: app.id,
+    name: app.name,
+    website: app.website,
+    scopes: app.scopes,
+    redirect_uri: app.redirectUris.join('\n'),
+    redirect_uris: app.redirectUris,
+    ...(config.vapidPublicKey ? { vapid_key: config.vapidPublicKey } : {}),
+    ...(opts.clientSecret ? { client_id: app.clientId, client_secret: opts.clientSecret } : {}),
+  };
+}

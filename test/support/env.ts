@@ -1,0 +1,28 @@
+// Runs before each test file's imports: points lib/ at the shared emulators
+// and gives the file a table and bucket of its own, so files never see each
+// other's data or instance settings.
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMULATORS_FILE } from './paths';
+
+if (existsSync(EMULATORS_FILE)) {
+  const endpoints = JSON.parse(readFileSync(EMULATORS_FILE, 'utf8')) as { dynamo: string; s3: string };
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamo;
+  process.env.AWS_ENDPOINT_URL_S3 = endpoints.s3;
+  process.env.MEDIA_URL = `${endpoints.s3}/`;
+}
+const suffix = randomBytes(4).toString('hex');
+process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+process.env.AWS_REGION ??= 'us-east-1';
+process.env.STAGE = 'test';
+process.env.TABLE_NAME = `test-${suffix}`;
+process.env.MEDIA_BUCKET = `media-${suffix}`;
+if (process.env.MEDIA_URL) process.env.MEDIA_URL = `${process.env.MEDIA_URL}media-${suffix}`;
+process.env.BASE_URL = 'https://social.example';
+process.env.STREAMING_URL = 'wss://social.example';
+process.env.QUEUE_MODE = 'inline';
+process.env.MAIL_DIR = join(tmpdir(), `tootless-mail-${suffix}`);
+process.env.LOG_LEVEL ??= 'error';
