@@ -25,6 +25,8 @@ export const keys = {
   confirmation: (tokenHash: string): Key => ({ PK: `CONFIRM#${tokenHash}`, SK: 'CONFIRM' }),
   /** The instance settings (registration mode, confirmation, public preview, texts). */
   instanceSettings: (): Key => ({ PK: 'INSTANCE', SK: 'SETTINGS' }),
+  /** Instance-wide counters (users, statuses, domains) kept with atomic updates. */
+  instanceStats: (): Key => ({ PK: 'INSTANCE', SK: 'STATS' }),
   /** A WebSocket connection of the streaming API. */
   connection: (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' }),
 };

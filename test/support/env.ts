@@ -1,17 +1,14 @@
 // Runs before each test file's imports: points lib/ at the shared emulators
 // and gives the file a table and bucket of its own, so files never see each
 // other's data or instance settings.
-import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMULATORS_FILE } from './paths';
 
-if (existsSync(EMULATORS_FILE)) {
-  const endpoints = JSON.parse(readFileSync(EMULATORS_FILE, 'utf8')) as { dynamo: string; s3: string };
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamo;
-  process.env.AWS_ENDPOINT_URL_S3 = endpoints.s3;
-  process.env.MEDIA_URL = `${endpoints.s3}/`;
+if (process.env.TEST_DYNAMODB_ENDPOINT && process.env.TEST_S3_ENDPOINT) {
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = process.env.TEST_DYNAMODB_ENDPOINT;
+  process.env.AWS_ENDPOINT_URL_S3 = process.env.TEST_S3_ENDPOINT;
+  process.env.MEDIA_URL = `${process.env.TEST_S3_ENDPOINT}/`;
 }
 const suffix = randomBytes(4).toString('hex');
 process.env.AWS_ACCESS_KEY_ID = 'S3RVER';

@@ -1,7 +1,6 @@
-// Starts dynalite and s3rver once, on free ports, for every integration test file.
-import { writeFileSync } from 'node:fs';
+// Starts dynalite and s3rver once, on free ports, for every integration test
+// file. Jest workers are forked after this runs and inherit these variables.
 import { freePort, startEmulators, type Emulators } from '../../infra/local/emulators';
-import { EMULATORS_FILE } from './paths';
 
 declare global {
   // eslint-disable-next-line no-var
@@ -11,5 +10,6 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const emulators = await startEmulators({ dynamoPort: await freePort(), s3Port: await freePort() });
   globalThis.__EMULATORS__ = emulators;
-  writeFileSync(EMULATORS_FILE, JSON.stringify({ dynamo: emulators.dynamoEndpoint, s3: emulators.s3Endpoint }));
+  process.env.TEST_DYNAMODB_ENDPOINT = emulators.dynamoEndpoint;
+  process.env.TEST_S3_ENDPOINT = emulators.s3Endpoint;
 }

@@ -1,0 +1,61 @@
+// The local emulator's transactions behave as DynamoDB's: all or nothing.
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from '../../lib/aws';
+import { transact } from '../../lib/db/table';
+
+const TableName = () => process.env.TABLE_NAME!;
+const read = async (PK: string) => (await dynamo().send(new GetCommand({ TableName: TableName(), Key: { PK, SK: 'X' } }))).Item;
+
+describe('emulated TransactWriteItems', () => {
+  it('writes every item when every condition holds', async () => {
+    const res = await transact([
+      { Put: { Item: { PK: 'tx-a', SK: 'X', n: 1 }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { Item: { PK: 'tx-b', SK: 'X', n: 2 } } },
+    ]);
+    expect(res).toEqual({ ok: true });
+    expect(await read('tx-a')).toMatchObject({ n: 1 });
+    expect(await read('tx-b')).toMatchObject({ n: 2 });
+  });
+
+  it('writes nothing and names the failed item when one condition fails', async () => {
+    await transact([{ Put: { Item: { PK: 'tx-c', SK: 'X', n: 1 } } }]);
+    const res = await transact([
+      { Put: { Item: { PK: 'tx-d', SK: 'X', n: 1 } } },
+      { Update: { Key: { PK: 'tx-c', SK: 'X' }, UpdateExpression: 'SET n = n + :one', ConditionExpression: 'n > :limit', ExpressionAttributeValues: { ':one': 1, ':limit': 5 } } },
+    ]);
+    expect(res).toEqual({ ok: false, failed: [1] });
+    expect(await read('tx-d')).toBeUndefined();
+    expect(await read('tx-c')).toMatchObject({ n: 1 });
+  });
+
+  it('applies updates, deletes and condition checks together', async () => {
+    await transact([{ Put: { Item: { PK: 'tx-e', SK: 'X', n: 1 } } }, { Put: { Item: { PK: 'tx-f', SK: 'X' } } }]);
+    const res = await transact([
+      { Update: { Key: { PK: 'tx-e', SK: 'X' }, UpdateExpression: 'ADD n :one', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1 } } },
+      { Delete: { Key: { PK: 'tx-f', SK: 'X' }, ConditionExpression: 'attribute_exists(PK)' } },
+      { ConditionCheck: { Key: { PK: 'tx-missing', SK: 'X' }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    ]);
+    expect(res).toEqual({ ok: true });
+    expect(await read('tx-e')).toMatchObject({ n: 2 });
+    expect(await read('tx-f')).toBeUndefined();
+  });
+
+  it('rejects two operations on one item, as DynamoDB does', async () => {
+    await expect(
+      dynamo().send(new TransactWriteCommand({ TransactItems: [
+        { Put: { TableName: TableName(), Item: { PK: 'tx-g', SK: 'X' } } },
+        { Delete: { TableName: TableName(), Key: { PK: 'tx-g', SK: 'X' } } },
+      ] })),
+    ).rejects.toThrow(/multiple operations on one item/);
+  });
+
+  it('answers TransactionCanceledException with reasons to the SDK', async () => {
+    await transact([{ Put: { Item: { PK: 'tx-h', SK: 'X' } } }]);
+    const err = await dynamo().send(new TransactWriteCommand({ TransactItems: [
+      { Put: { TableName: TableName(), Item: { PK: 'tx-h', SK: 'X' }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    ] })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransactionCanceledException);
+    expect((err as TransactionCanceledException).CancellationReasons?.[0]?.Code).toBe('ConditionalCheckFailed');
+  });
+});
