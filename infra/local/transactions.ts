@@ -86,8 +86,9 @@ const send = (res: ServerResponse, answer: Answer) => {
 const validation = (message: string): Answer => ({ status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message } });
 
 export function addTransactions(server: Server): void {
-  const [original] = server.listeners('request') as Handler[];
-  if (!original) throw new Error('dynalite server has no request handler');
+  const [first] = server.listeners('request') as Handler[];
+  if (!first) throw new Error('dynalite server has no request handler');
+  const original: Handler = first;
   server.removeAllListeners('request');
   const mutex = new Mutex();
   const keySchemas = new Map<string, string[]>();

@@ -1,0 +1,63 @@
+// Shared helpers for the benchmarks: timing, percentiles, and a fixture user on a running stack.
+
+export type Sample = { ms: number; dbCalls: number; status: number };
+
+export const percentile = (values: number[], p: number): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+};
+
+export async function timed(request: () => Promise<Response>): Promise<Sample> {
+  const started = performance.now();
+  const res = await request();
+  await res.arrayBuffer();
+  const ms = performance.now() - started;
+  return { ms, dbCalls: Number(res.headers.get('x-db-calls') ?? NaN), status: res.status };
+}
+
+export async function measure(name: string, count: number, request: () => Promise<Response>, warmup = 5) {
+  for (let i = 0; i < warmup; i++) await timed(request);
+  const samples: Sample[] = [];
+  for (let i = 0; i < count; i++) samples.push(await timed(request));
+  const bad = samples.filter((s) => s.status >= 400);
+  if (bad.length > 0) throw new Error(`${name}: ${bad.length} requests failed (status ${bad[0]!.status})`);
+  const ms = samples.map((s) => s.ms);
+  const calls = [...new Set(samples.map((s) => s.dbCalls))].sort((a, b) => a - b);
+  return {
+    name,
+    requests: count,
+    p50_ms: Number(percentile(ms, 50).toFixed(1)),
+    p99_ms: Number(percentile(ms, 99).toFixed(1)),
+    dynamodb_calls: calls.join('/'),
+  };
+}
+
+export async function json<T>(res: Promise<Response>): Promise<T> {
+  const r = await res;
+  const body = (await r.json()) as T;
+  if (!r.ok) throw new Error(`${r.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export async function fixtureUser(baseUrl: string) {
+  const form = (o: Record<string, string>) => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(o) });
+  const app = await json<{ client_id: string; client_secret: string }>(
+    fetch(`${baseUrl}/api/v1/apps`, form({ client_name: 'bench', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read write follow' })),
+  );
+  const appToken = await json<{ access_token: string }>(
+    fetch(`${baseUrl}/oauth/token`, form({ grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret, scope: 'read write' })),
+  );
+  const username = `bench${Date.now().toString(36)}`;
+  const email = `${username}@example.com`;
+  const password = 'benchmark passphrase 1';
+  const registered = await json<{ access_token: string }>(
+    fetch(`${baseUrl}/api/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${appToken.access_token}` },
+      body: JSON.stringify({ username, email, password, agreement: true, locale: 'en' }),
+    }),
+  );
+  return { app, username, email, password, token: registered.access_token, form };
+}
