@@ -1,0 +1,42 @@
+// Media objects in the S3 bucket, and the public URLs they are served from.
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { s3 } from '../aws';
+import { config } from '../config';
+import { padId, secretToken } from '../ids';
+import { log } from '../log';
+
+export const mediaUrl = (key: string): string => `${config.mediaUrl}/${key}`;
+
+/**
+ * A fresh object key for an account's avatar or header. Keys are never reused,
+ * so objects can be cached forever and a new upload never races an old URL.
+ */
+export const profileImageKey = (kind: 'avatars' | 'headers', accountId: string, extension: string): string =>
+  `accounts/${kind}/${padId(accountId)}/${secretToken(12)}.${extension}`;
+
+export async function putMedia(key: string, data: Buffer, contentType: string): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: config.mediaBucket,
+      Key: key,
+      Body: data,
+      ContentType: contentType,
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
+}
+
+/** Removes objects no longer referenced; a failure leaves an orphan behind, never breaks the request. */
+export async function deleteMediaQuietly(keys: (string | null | undefined)[]): Promise<void> {
+  await Promise.all(
+    keys
+      .filter((k): k is string => typeof k === 'string' && k !== '')
+      .map(async (Key) => {
+        try {
+          await s3().send(new DeleteObjectCommand({ Bucket: config.mediaBucket, Key }));
+        } catch (err) {
+          log.warn('media: delete failed', { key: Key, err });
+        }
+      }),
+  );
+}

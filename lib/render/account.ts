@@ -1,0 +1,83 @@
+// Account entity (https://docs.joinmastodon.org/entities/Account/), Mastodon 3.x
+// fields. Login state (e-mail, password hash, confirmation, approval) never leaves here.
+import { config } from '../config';
+import type { Account } from '../db/accounts';
+import { mediaUrl } from '../media/storage';
+import { fieldValueToHtml, noteToHtml } from '../text';
+
+export const MISSING_AVATAR_PATH = '/avatars/original/missing.png';
+export const MISSING_HEADER_PATH = '/headers/original/missing.png';
+
+const image = (key: string | null, missing: string) => (key ? mediaUrl(key) : `${config.baseUrl}${missing}`);
+
+/** Mastodon shows the day an account was created, not the instant. */
+const midnight = (iso: string): string => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 10)}T00:00:00.000Z`;
+};
+
+/** Mastodon's last_status_at is a date (YYYY-MM-DD). */
+const day = (iso: string | null): string | null => {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+};
+
+const renderedFields = (account: Account) =>
+  account.fieldsHtml.length === account.fields.length
+    ? account.fieldsHtml.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }))
+    : account.fields.map((f) => ({ name: f.name, value: fieldValueToHtml(f.value), verified_at: null }));
+
+export function renderAccount(account: Account, opts: { withSource?: boolean } = {}) {
+  const avatar = image(account.avatarKey, MISSING_AVATAR_PATH);
+  const header = image(account.headerKey, MISSING_HEADER_PATH);
+  const rendered = {
+    id: account.id,
+    username: account.username,
+    acct: account.domain ? `${account.username}@${account.domain}` : account.username,
+    display_name: account.displayName,
+    locked: account.locked,
+    bot: account.bot,
+    discoverable: account.discoverable,
+    group: false,
+    created_at: midnight(account.createdAt),
+    note: account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note),
+    url: account.domain ? `https://${account.domain}/@${account.username}` : `${config.baseUrl}/@${account.username}`,
+    avatar,
+    avatar_static: avatar,
+    header,
+    header_static: header,
+    followers_count: Math.max(0, account.followersCount),
+    following_count: Math.max(0, account.followingCount),
+    statuses_count: Math.max(0, account.statusesCount),
+    last_status_at: day(account.lastStatusAt),
+    emojis: [] as unknown[],
+    fields: renderedFields(account),
+  };
+  if (!opts.withSource) return rendered;
+  return {
+    ...rendered,
+    source: {
+      privacy: account.privacy,
+      sensitive: account.sensitive,
+      language: account.language,
+      note: account.note,
+      fields: account.fields.map((f, i) => ({ name: f.name, value: f.value, verified_at: account.fieldsHtml[i]?.verifiedAt ?? null })),
+      follow_requests_count: Math.max(0, account.followRequestsCount),
+    },
+  };
+}
+
+export type RenderedAccount = ReturnType<typeof renderAccount>;
+
+/** Preferences entity (https://docs.joinmastodon.org/entities/Preferences/). */
+export function renderPreferences(account: Account) {
+  return {
+    'posting:default:visibility': account.privacy,
+    'posting:default:sensitive': account.sensitive,
+    'posting:default:language': account.language,
+    // Reading preferences are web-UI settings this server does not keep: Mastodon's defaults.
+    'reading:expand:media': 'default',
+    'reading:expand:spoilers': false,
+  };
+}
