@@ -2,7 +2,7 @@
 // login state of local users, all on one item so auth costs one read.
 import { z } from 'zod';
 import { GSI1, gsi1, keys } from './keys';
-import { batchGet, getItem, nowIso, query, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, nowIso, putItem, query, transact, updateItem, type Item, type TransactItem } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
 export const renderedField = z.object({ name: z.string(), value: z.string(), verifiedAt: z.string().nullable().default(null) });
@@ -75,10 +75,13 @@ export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passw
 /**
  * Creates a local account with its username and e-mail uniqueness items in one
  * transaction. Answers which uniqueness rule failed, if any, having written nothing.
+ * `extra` items are Put only if absent; `extraWrites` (counter updates and the
+ * like) join the same transaction as they are.
  */
 export async function createLocalAccount(
   input: NewLocalAccount,
   extra: Item[] = [],
+  extraWrites: TransactItem[] = [],
 ): Promise<{ ok: true; account: Account } | { ok: false; taken: 'username' | 'email' }> {
   const now = nowIso();
   const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now });
@@ -88,6 +91,8 @@ export async function createLocalAccount(
     { Put: { Item: { ...keys.email(account.email ?? ''), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+    ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }] : []),
+    ...extraWrites,
   ]);
   if (result.ok) return { ok: true, account };
   return { ok: false, taken: result.failed.includes(0) ? 'username' : 'email' };
@@ -103,7 +108,7 @@ export async function updateAccount(id: string, changes: Partial<Omit<Account, '
     values[`:v${i}`] = v;
     return `#a${i} = :v${i}`;
   });
-  return updateItem(
+  const updated = await updateItem(
     {
       Key: keys.account(id),
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -113,6 +118,8 @@ export async function updateAccount(id: string, changes: Partial<Omit<Account, '
     },
     accountItem,
   );
+  if (updated && changes.admin !== undefined) await setAdminMembership(updated);
+  return updated;
 }
 
 /** Approves a pending account, taking it off the pending index. */
@@ -152,4 +159,69 @@ export async function recordSignIn(id: string, at: string): Promise<void> {
     },
     accountItem,
   );
+}
+
+// Admins are listed in their own partition (oldest first) so the instance
+// endpoints can name a contact account without a scan. The membership item
+// follows the account's `admin` flag: written with the account, and put or
+// deleted whenever updateAccount changes the flag.
+const adminItem = (accountId: string) => ({ ...keys.admin(accountId), accountId });
+
+async function setAdminMembership(account: Account): Promise<void> {
+  if (account.admin) await putItem(adminItem(account.id));
+  else await deleteItem(keys.admin(account.id), pointer);
+}
+
+/** Admin accounts, oldest first. */
+export async function oldestAdmins(limit = 10): Promise<Account[]> {
+  const page = await query(
+    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.adminsPartition() }, Limit: limit },
+    pointer,
+  );
+  const found = await accountsByIds(page.items.map((p) => p.accountId));
+  return page.items.flatMap((p) => found.get(p.accountId) ?? []);
+}
+
+/** A pending e-mail confirmation link, by the SHA-256 of its token; expires by TTL. */
+export const confirmationItem = z.object({
+  tokenHash: z.string(),
+  accountId: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.number(),
+});
+export type Confirmation = z.infer<typeof confirmationItem>;
+
+/** The item to write (e.g. as an `extra` of createLocalAccount) for a confirmation link. */
+export const confirmationRecord = (link: Confirmation): Item => ({ ...keys.confirmation(link.tokenHash), ...confirmationItem.parse(link) });
+
+/**
+ * Consumes a confirmation link and marks its account's e-mail confirmed, in one
+ * transaction: a link works once, not after it expired (TTL deletion is lazy),
+ * and not for an address the account no longer has. Answers the confirmed account.
+ */
+export async function confirmEmail(tokenHash: string): Promise<Account | undefined> {
+  const link = await getItem(keys.confirmation(tokenHash), confirmationItem, true);
+  const now = Math.floor(Date.now() / 1000);
+  if (!link || link.expiresAt <= now) return undefined;
+  const at = nowIso();
+  const result = await transact([
+    {
+      Delete: {
+        Key: keys.confirmation(tokenHash),
+        ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
+        ExpressionAttributeValues: { ':now': now },
+      },
+    },
+    {
+      Update: {
+        Key: keys.account(link.accountId),
+        UpdateExpression: 'SET confirmedAt = :at, updatedAt = :at',
+        ConditionExpression: 'attribute_exists(PK) AND email = :email',
+        ExpressionAttributeValues: { ':at': at, ':email': link.email },
+      },
+    },
+  ]);
+  if (!result.ok) return undefined;
+  return getItem(keys.account(link.accountId), accountItem, true);
 }

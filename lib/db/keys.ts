@@ -29,6 +29,17 @@ export const keys = {
   instanceStats: (): Key => ({ PK: 'INSTANCE', SK: 'STATS' }),
   /** A WebSocket connection of the streaming API. */
   connection: (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' }),
+  /** A streaming subscription: one per (connection, stream), under the channel events are published to. */
+  channelSubscription: (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` }),
+  channelPartition: (channel: string) => `CHANNEL#${channel}`,
+  /** Membership of an admin account; the partition lists admins oldest first (the instance's contact fallback). */
+  admin: (accountId: string): Key => ({ PK: 'ADMINS', SK: padId(accountId) }),
+  adminsPartition: () => 'ADMINS',
+  /** Distinct active users whose latest activity fell on a day (YYYY-MM-DD); one partition, read as a day range. */
+  activityDay: (day: string): Key => ({ PK: 'ACTIVITY', SK: `DAY#${day}` }),
+  activityPartition: () => 'ACTIVITY',
+  /** The day of an account's latest recorded activity (moves its count between activity days). */
+  accountActivity: (accountId: string): Key => ({ PK: `ACTIVE#${padId(accountId)}`, SK: 'ACTIVE' }),
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */

@@ -55,3 +55,24 @@ export async function anAppToken(scopes = ['read', 'write']) {
   const { raw } = await issueAccessToken(app, null, scopes);
   return { app, clientSecret, token: raw };
 }
+
+/** A raw authorization code, as the approval page issues it (10 minutes, single use). */
+export async function anAuthorizationCode(opts: {
+  app: App;
+  accountId: string;
+  scopes?: string[];
+  redirectUri?: string;
+  codeChallenge?: string;
+}): Promise<string> {
+  const { issueAuthorizationCode } = await import('../../lib/oauth/authorize');
+  return issueAuthorizationCode(
+    {
+      app: opts.app,
+      redirectUri: opts.redirectUri ?? opts.app.redirectUris[0] ?? 'urn:ietf:wg:oauth:2.0:oob',
+      scopes: opts.scopes ?? ['read'],
+      codeChallenge: opts.codeChallenge ?? null,
+      codeChallengeMethod: opts.codeChallenge ? 'S256' : null,
+    },
+    opts.accountId,
+  );
+}

@@ -1,0 +1,235 @@
+// `npm run admin -- <command>`: the operator's command line (in the spirit of
+// tootctl). It talks to the same table through lib/, configured by the same
+// environment as the functions (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, ...).
+// On the local stage with no endpoint configured, it finds the local stack's
+// dynalite (`npm start`) where infra/local/stack.ts puts it.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { LOCAL_CREDENTIALS } from '../../infra/local/bootstrap';
+import { localSettings } from '../../infra/local/stack';
+import {
+  AdminError,
+  SETTING_KEYS,
+  addRule,
+  approve,
+  confirmAccount,
+  createAccount,
+  listPending,
+  removeRule,
+  setDisabled,
+  setSetting,
+  showAccount,
+  showSettings,
+} from './commands';
+
+export const USAGE = `Usage: npm run admin -- <command> [arguments]
+
+Accounts
+  accounts create <username> --email <address> [--password <password>] [--admin] [--confirmed] [--approve]
+                                     create a local account (a password is generated and printed when none is given)
+  accounts confirm <username>        mark the account's e-mail address confirmed
+  accounts approve <username>        approve an account waiting for approval
+  accounts pending                   list the accounts waiting for approval
+  accounts disable <username>        disable the account's login
+  accounts enable <username>         enable it again
+  accounts show <username>           show the account's state
+
+Instance settings
+  settings show                      show every setting
+  settings set <key> <value>         change one setting:
+      registrations        open | approved | none
+      email-confirmation   on | off
+      public-preview       on | off
+      title, short-description, description, contact-email   text ('' clears the optional ones)
+      contact-username     a local username, or none
+      languages            ISO 639-1 codes separated by commas, e.g. en,fr
+  settings rules add <text>          add a rule
+  settings rules remove <id>         remove a rule
+
+Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, ...).
+With none set on the local stage, the local stack's dynalite (npm start) is used.`;
+
+export type Output = { out: (text: string) => void; err: (text: string) => void };
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** On the local stage, with no endpoint configured, point at the local stack's emulators (and its defaults). */
+export function applyLocalDefaults(env: NodeJS.ProcessEnv = process.env): void {
+  if ((env.STAGE || 'local') !== 'local') return;
+  if (env.AWS_ENDPOINT_URL_DYNAMODB || env.AWS_ENDPOINT_URL) return;
+  const local = localSettings(env, root);
+  env.AWS_ENDPOINT_URL_DYNAMODB = `http://${local.host}:${local.dynamoPort}`;
+  env.TABLE_NAME ||= local.tableName;
+  env.BASE_URL ||= local.baseUrl;
+  env.QUEUE_MODE ||= 'lambda';
+  env.LAMBDA_ENDPOINT ||= local.lambdaEndpoint;
+  env.AWS_REGION ||= 'us-east-1';
+  if (!env.AWS_ACCESS_KEY_ID) {
+    env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
+    env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
+  }
+}
+
+const need = (value: string | undefined, what: string): string => {
+  if (value === undefined || value === '') throw new AdminError(`Missing ${what}\n\n${USAGE}`);
+  return value;
+};
+
+const noMore = (rest: string[]) => {
+  if (rest.length > 0) throw new AdminError(`Unexpected argument ${JSON.stringify(rest[0])}\n\n${USAGE}`);
+};
+
+/** Runs one command line; answers the process exit code. */
+export async function main(argv: string[], io: Output): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        email: { type: 'string' },
+        password: { type: 'string' },
+        admin: { type: 'boolean' },
+        confirmed: { type: 'boolean' },
+        approve: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const [group, command, ...rest] = positionals;
+  try {
+    const output = await dispatch(group, command, rest, values);
+    io.out(output);
+    return 0;
+  } catch (err) {
+    if (err instanceof AdminError) {
+      io.err(err.message);
+      return 1;
+    }
+    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.AWS_ENDPOINT_URL;
+    if (isConnectionError(err)) {
+      io.err(`Cannot reach DynamoDB${endpoint ? ` at ${endpoint}` : ''}: is the local stack running (npm start)?`);
+      return 1;
+    }
+    if (isNamed(err, 'ResourceNotFoundException')) {
+      io.err(`Table ${process.env.TABLE_NAME ?? ''} not found${endpoint ? ` at ${endpoint}` : ''}.`);
+      return 1;
+    }
+    io.err(`Failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean };
+
+async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
+  const accountFlags = () => {
+    if (flags.email !== undefined || flags.password !== undefined || flags.admin || flags.confirmed || flags.approve) {
+      throw new AdminError(`Options --email, --password, --admin, --confirmed and --approve belong to \`accounts create\`\n\n${USAGE}`);
+    }
+  };
+  if (group === 'accounts') {
+    if (command === 'create') {
+      const [username, ...extra] = rest;
+      noMore(extra);
+      const { output } = await createAccount({
+        username: need(username, 'the username'),
+        email: need(flags.email, '--email <address>'),
+        password: flags.password,
+        admin: flags.admin,
+        confirmed: flags.confirmed,
+        approve: flags.approve,
+      });
+      return output;
+    }
+    accountFlags();
+    if (command === 'pending') {
+      noMore(rest);
+      return listPending();
+    }
+    const single: Record<string, (username: string) => Promise<string>> = {
+      confirm: confirmAccount,
+      approve,
+      disable: (u) => setDisabled(u, true),
+      enable: (u) => setDisabled(u, false),
+      show: showAccount,
+    };
+    const run = command ? single[command] : undefined;
+    if (run) {
+      const [username, ...extra] = rest;
+      noMore(extra);
+      return run(need(username, 'the username'));
+    }
+  }
+  if (group === 'settings') {
+    accountFlags();
+    if (command === 'show') {
+      noMore(rest);
+      return showSettings();
+    }
+    if (command === 'set') {
+      const [key, value, ...extra] = rest;
+      noMore(extra);
+      const setting = need(key, `the setting (${SETTING_KEYS.join(', ')})`);
+      if (value === undefined) throw new AdminError(`Missing the value of ${setting}\n\n${USAGE}`);
+      return setSetting(setting, value);
+    }
+    if (command === 'rules') {
+      const [action, arg, ...extra] = rest;
+      noMore(extra);
+      if (action === 'add') return addRule(need(arg, 'the rule text'));
+      if (action === 'remove') return removeRule(need(arg, 'the rule id'));
+      throw new AdminError(`Unknown rules action ${JSON.stringify(action ?? '')}: use add or remove\n\n${USAGE}`);
+    }
+  }
+  const what = [group, command].filter(Boolean).join(' ');
+  throw new AdminError(what ? `Unknown command ${JSON.stringify(what)}\n\n${USAGE}` : USAGE);
+}
+
+const isNamed = (err: unknown, name: string) => err instanceof Error && err.name === name;
+
+/** Network failures surface as Node errors (ECONNREFUSED, ...), possibly wrapped by the SDK. */
+function isConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; depth++) {
+    const code = 'code' in e ? e.code : undefined;
+    if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT'].includes(code)) return true;
+    if (e.name === 'AggregateError' && 'errors' in e && Array.isArray(e.errors)) return e.errors.some(isConnectionError);
+    e = e.cause;
+  }
+  return false;
+}
+
+const isEntryPoint = () => {
+  const script = process.argv[1];
+  return script !== undefined && import.meta.url === pathToFileURL(resolve(script)).href;
+};
+
+if (isEntryPoint()) {
+  // The SDK's notice about its future Node.js support is for developers, not for
+  // an operator reading this command's output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  applyLocalDefaults();
+  const io: Output = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      io.err(`Failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,213 @@
+// The operator's commands (in the spirit of Mastodon's tootctl), as plain
+// functions over lib/: each answers the text to print, or throws AdminError
+// with a message for the operator (unknown user, bad value). lib/admin/cli.ts
+// parses the command line and calls them.
+import { randomBytes } from 'node:crypto';
+import { registerAccount } from '../accounts/register';
+import { accountByUsername, approveAccount, pendingAccounts, updateAccount, type Account } from '../db/accounts';
+import { instanceSettings, registrationModes, updateInstanceSettings, type InstanceSettings } from '../db/instance';
+import { HttpError } from '../errors';
+import { isLanguageCode } from '../text/languages';
+
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+const onOff = (b: boolean) => (b ? 'on' : 'off');
+
+async function findAccount(username: string): Promise<Account> {
+  const name = username.trim().replace(/^@/, '');
+  const account = name === '' ? undefined : await accountByUsername(name);
+  if (!account || account.domain !== null) throw new AdminError(`No local account named ${username}`);
+  return account;
+}
+
+// ---- accounts ----
+
+export type CreateAccountOptions = {
+  username: string;
+  email: string;
+  password?: string;
+  admin?: boolean;
+  confirmed?: boolean;
+  approve?: boolean;
+};
+
+/** A generated password: 24 URL-safe characters (144 bits). */
+const generatePassword = () => randomBytes(18).toString('base64url');
+
+/**
+ * Creates a local account through the same rules as registration (minus the
+ * agreement and closed registrations). Without --confirmed / --approve the
+ * instance's policy applies, as for any sign-up.
+ */
+export async function createAccount(opts: CreateAccountOptions): Promise<{ account: Account; password: string; output: string }> {
+  const password = opts.password ?? generatePassword();
+  let account: Account;
+  try {
+    ({ account } = await registerAccount(
+      { username: opts.username, email: opts.email, password },
+      {
+        skipRules: true,
+        admin: opts.admin ?? false,
+        ...(opts.confirmed ? { confirmed: true } : {}),
+        ...(opts.approve ? { approved: true } : {}),
+      },
+    ));
+  } catch (err) {
+    if (err instanceof HttpError) throw new AdminError(err.message);
+    throw err;
+  }
+  const lines = [`Created ${account.username} (id ${account.id})${account.admin ? ' as an admin' : ''}.`];
+  if (!opts.password) lines.push(`New password: ${password}`);
+  if (!account.confirmedAt) lines.push('The e-mail address is not confirmed yet: a confirmation link was sent (or run `accounts confirm`).');
+  if (!account.approved) lines.push('The account awaits approval (run `accounts approve`).');
+  return { account, password, output: lines.join('\n') };
+}
+
+export async function confirmAccount(username: string): Promise<string> {
+  const account = await findAccount(username);
+  if (account.confirmedAt) return `${account.username} was already confirmed.`;
+  await updateAccount(account.id, { confirmedAt: new Date().toISOString() });
+  return `Confirmed ${account.username}.`;
+}
+
+export async function approve(username: string): Promise<string> {
+  const account = await findAccount(username);
+  if (account.approved) return `${account.username} was already approved.`;
+  await approveAccount(account.id);
+  return `Approved ${account.username}.`;
+}
+
+export async function listPending(): Promise<string> {
+  const pending = await pendingAccounts(100);
+  if (pending.length === 0) return 'No account awaits approval.';
+  return pending
+    .map((a) => [a.username, a.email ?? '', a.createdAt, a.reason ? `reason: ${a.reason.replace(/\s+/g, ' ')}` : ''].filter(Boolean).join('  '))
+    .join('\n');
+}
+
+export async function setDisabled(username: string, disabled: boolean): Promise<string> {
+  const account = await findAccount(username);
+  if (account.disabled === disabled) return `${account.username} was already ${disabled ? 'disabled' : 'enabled'}.`;
+  await updateAccount(account.id, { disabled });
+  return `${disabled ? 'Disabled' : 'Enabled'} the login of ${account.username}.`;
+}
+
+export async function showAccount(username: string): Promise<string> {
+  const a = await findAccount(username);
+  return [
+    `username:      ${a.username}`,
+    `id:            ${a.id}`,
+    `e-mail:        ${a.email ?? ''}`,
+    `created:       ${a.createdAt}`,
+    `confirmed:     ${a.confirmedAt ?? 'no'}`,
+    `approved:      ${yesNo(a.approved)}`,
+    `disabled:      ${yesNo(a.disabled)}`,
+    `admin:         ${yesNo(a.admin)}`,
+    `last sign-in:  ${a.lastSignInAt ?? 'never'} (${a.signInCount} sign-ins)`,
+    `statuses:      ${a.statusesCount}, followers: ${a.followersCount}, following: ${a.followingCount}`,
+    ...(a.reason ? [`reason:        ${a.reason}`] : []),
+  ].join('\n');
+}
+
+// ---- settings ----
+
+export function describeSettings(s: InstanceSettings): string {
+  return [
+    `registrations:       ${s.registrationsMode}`,
+    `email-confirmation:  ${onOff(s.requireEmailConfirmation)}`,
+    `public-preview:      ${onOff(s.publicPreview)}`,
+    `title:               ${s.title}`,
+    `short-description:   ${s.shortDescription}`,
+    `description:         ${s.description}`,
+    `contact-email:       ${s.contactEmail}`,
+    `contact-username:    ${s.contactUsername ?? ''}`,
+    `languages:           ${s.languages.join(',')}`,
+    `rules:${s.rules.length === 0 ? '               (none)' : ''}`,
+    ...s.rules.map((r) => `  ${r.id}. ${r.text}`),
+  ].join('\n');
+}
+
+export const showSettings = async () => describeSettings(await instanceSettings());
+
+const switchValue = (key: string, value: string): boolean => {
+  const v = value.trim().toLowerCase();
+  if (['on', 'true', 'yes', '1'].includes(v)) return true;
+  if (['off', 'false', 'no', '0'].includes(v)) return false;
+  throw new AdminError(`${key} must be on or off, not ${JSON.stringify(value)}`);
+};
+
+const bounded = (key: string, value: string, max: number, opts: { blank?: boolean } = {}): string => {
+  const v = value.trim();
+  if (!opts.blank && v === '') throw new AdminError(`${key} can't be blank`);
+  if ([...v].length > max) throw new AdminError(`${key} is too long (maximum is ${max} characters)`);
+  return v;
+};
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+/** The settings `settings set <key> <value>` knows, each with its check. */
+const SETTERS: Record<string, (value: string) => Promise<Partial<Parameters<typeof updateInstanceSettings>[0]>>> = {
+  registrations: async (value) => {
+    const mode = registrationModes.find((m) => m === value.trim().toLowerCase());
+    if (!mode) throw new AdminError(`registrations must be one of ${registrationModes.join(', ')}, not ${JSON.stringify(value)}`);
+    return { registrationsMode: mode };
+  },
+  'email-confirmation': async (value) => ({ requireEmailConfirmation: switchValue('email-confirmation', value) }),
+  'public-preview': async (value) => ({ publicPreview: switchValue('public-preview', value) }),
+  title: async (value) => ({ title: bounded('title', value, 200) }),
+  'short-description': async (value) => ({ shortDescription: bounded('short-description', value, 500, { blank: true }) }),
+  description: async (value) => ({ description: bounded('description', value, 10_000, { blank: true }) }),
+  'contact-email': async (value) => {
+    const email = bounded('contact-email', value, 254, { blank: true });
+    if (email !== '' && !EMAIL.test(email)) throw new AdminError(`contact-email is not an e-mail address: ${JSON.stringify(value)}`);
+    return { contactEmail: email };
+  },
+  'contact-username': async (value) => {
+    const name = value.trim().replace(/^@/, '');
+    if (name === '' || name.toLowerCase() === 'none') return { contactUsername: null };
+    const account = await findAccount(name);
+    return { contactUsername: account.username };
+  },
+  languages: async (value) => {
+    const codes = [...new Set(value.split(/[\s,]+/).map((c) => c.trim().toLowerCase()).filter(Boolean))];
+    const bad = codes.filter((c) => !isLanguageCode(c));
+    if (codes.length === 0 || bad.length > 0) throw new AdminError(`languages must be ISO 639-1 codes separated by commas${bad.length ? ` (not ${bad.join(', ')})` : ''}`);
+    return { languages: codes };
+  },
+};
+
+export const SETTING_KEYS = [...Object.keys(SETTERS), 'rules'];
+
+export async function setSetting(key: string, value: string): Promise<string> {
+  const setter = SETTERS[key];
+  if (!setter) {
+    if (key === 'rules') throw new AdminError('Rules are changed with `settings rules add <text>` and `settings rules remove <id>`');
+    throw new AdminError(`Unknown setting ${JSON.stringify(key)}; known: ${SETTING_KEYS.join(', ')}`);
+  }
+  const changes = await setter(value);
+  const updated = await updateInstanceSettings(changes);
+  return describeSettings(updated);
+}
+
+export const RULE_MAX = 300;
+
+export async function addRule(text: string): Promise<string> {
+  const ruleText = bounded('rule', text, RULE_MAX);
+  const { rules } = await instanceSettings();
+  const next = String(rules.reduce((max, r) => Math.max(max, Number(r.id) || 0), 0) + 1);
+  const updated = await updateInstanceSettings({ rules: [...rules, { id: next, text: ruleText }] });
+  return describeSettings(updated);
+}
+
+export async function removeRule(id: string): Promise<string> {
+  const { rules } = await instanceSettings();
+  if (!rules.some((r) => r.id === id.trim())) throw new AdminError(`No rule with id ${JSON.stringify(id)}`);
+  const updated = await updateInstanceSettings({ rules: rules.filter((r) => r.id !== id.trim()) });
+  return describeSettings(updated);
+}

@@ -1,0 +1,35 @@
+// What the instance accepts, announced in GET /api/v1/instance (and v2) as
+// `configuration`. The code that enforces a limit should import it from here,
+// so the announcement and the rule cannot drift apart.
+import { MAX_INPUT_PIXELS } from '../media/image';
+import { URL_COUNTED_LENGTH } from '../text';
+
+export const STATUS_LIMITS = {
+  maxCharacters: 500,
+  maxMediaAttachments: 4,
+  charactersReservedPerUrl: URL_COUNTED_LENGTH,
+};
+
+export const MEDIA_LIMITS = {
+  supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'],
+  imageSizeLimit: 16 * 1024 * 1024,
+  imageMatrixLimit: MAX_INPUT_PIXELS,
+  // No video type is accepted (see supportedMimeTypes); these are Mastodon 3.x's
+  // defaults, sent because clients expect the fields to be numbers.
+  videoSizeLimit: 40 * 1024 * 1024,
+  videoFrameRateLimit: 60,
+  videoMatrixLimit: 2_304_000,
+  descriptionLimit: 1500,
+};
+
+export const POLL_LIMITS = {
+  maxOptions: 4,
+  maxCharactersPerOption: 50,
+  minExpiration: 5 * 60,
+  maxExpiration: 2_629_746,
+};
+
+export const ACCOUNT_LIMITS = {
+  maxFeaturedTags: 10,
+  maxPinnedStatuses: 5,
+};

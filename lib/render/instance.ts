@@ -1,0 +1,122 @@
+// Instance entities: V1::Instance (Mastodon 3.x, GET /api/v1/instance) and
+// Instance (Mastodon 4, GET /api/v2/instance). Every field is present and, where
+// we can help it, non-null: several clients crash on a null they did not expect.
+// https://docs.joinmastodon.org/entities/V1_Instance/ and /entities/Instance/
+import { API_VERSION, config } from '../config';
+import type { Account } from '../db/accounts';
+import type { InstanceSettings } from '../db/instance';
+import { ACCOUNT_LIMITS, MEDIA_LIMITS, POLL_LIMITS, STATUS_LIMITS } from '../instance/limits';
+import type { InstanceStats } from '../instance/stats';
+import { MISSING_HEADER_PATH, renderAccount } from './account';
+
+/**
+ * Where the source of the running software is published (Instance.source_url, an
+ * AGPL courtesy). The project names no public repository yet, so this is the
+ * instance itself until one is configured.
+ */
+export const sourceUrl = () => config.baseUrl;
+
+/** The instance banner: the default header image this server draws and serves. */
+export const thumbnailUrl = () => `${config.baseUrl}${MISSING_HEADER_PATH}`;
+
+export const CLOSED_REGISTRATIONS_MESSAGE = 'Registrations on this server are currently closed.';
+
+const statuses = () => ({
+  max_characters: STATUS_LIMITS.maxCharacters,
+  max_media_attachments: STATUS_LIMITS.maxMediaAttachments,
+  characters_reserved_per_url: STATUS_LIMITS.charactersReservedPerUrl,
+});
+
+const mediaAttachments = () => ({
+  supported_mime_types: [...MEDIA_LIMITS.supportedMimeTypes],
+  image_size_limit: MEDIA_LIMITS.imageSizeLimit,
+  image_matrix_limit: MEDIA_LIMITS.imageMatrixLimit,
+  video_size_limit: MEDIA_LIMITS.videoSizeLimit,
+  video_frame_rate_limit: MEDIA_LIMITS.videoFrameRateLimit,
+  video_matrix_limit: MEDIA_LIMITS.videoMatrixLimit,
+});
+
+const polls = () => ({
+  max_options: POLL_LIMITS.maxOptions,
+  max_characters_per_option: POLL_LIMITS.maxCharactersPerOption,
+  min_expiration: POLL_LIMITS.minExpiration,
+  max_expiration: POLL_LIMITS.maxExpiration,
+});
+
+/** No icon is configured; clients fall back to their own. */
+const NO_ICONS: { src: string; size: string }[] = [];
+
+/** Rule entity; `hint` (Mastodon 4.2) is empty as rules here have none. */
+const renderRule = (r: InstanceSettings['rules'][number]) => ({ id: r.id, text: r.text, hint: '' });
+
+export type InstanceFacts = {
+  settings: InstanceSettings;
+  /** The contact account; undefined only when the instance has no account to name at all. */
+  contact: Account | undefined;
+};
+
+export function renderInstanceV1(facts: InstanceFacts & { stats: InstanceStats }) {
+  const { settings, stats, contact } = facts;
+  return {
+    uri: config.domain,
+    title: settings.title,
+    short_description: settings.shortDescription,
+    description: settings.description,
+    email: settings.contactEmail,
+    version: API_VERSION,
+    urls: { streaming_api: config.streamingUrl },
+    stats: { user_count: stats.userCount, status_count: stats.statusCount, domain_count: stats.domainCount },
+    thumbnail: thumbnailUrl(),
+    languages: settings.languages,
+    registrations: settings.registrationsMode !== 'none',
+    approval_required: settings.registrationsMode === 'approved',
+    invites_enabled: false,
+    configuration: {
+      accounts: { max_featured_tags: ACCOUNT_LIMITS.maxFeaturedTags },
+      statuses: statuses(),
+      media_attachments: mediaAttachments(),
+      polls: polls(),
+    },
+    // null only when there is no account to name (no contact set, no admin yet), as Mastodon.
+    contact_account: contact ? renderAccount(contact, {}) : null,
+    rules: settings.rules.map(renderRule),
+  };
+}
+
+export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number }) {
+  const { settings, contact, activeMonth } = facts;
+  const enabled = settings.registrationsMode !== 'none';
+  return {
+    domain: config.domain,
+    title: settings.title,
+    version: API_VERSION,
+    source_url: sourceUrl(),
+    description: settings.shortDescription,
+    usage: { users: { active_month: activeMonth } },
+    thumbnail: { url: thumbnailUrl() },
+    icon: NO_ICONS,
+    languages: settings.languages,
+    configuration: {
+      urls: { streaming: config.streamingUrl },
+      vapid: { public_key: config.vapidPublicKey ?? '' },
+      accounts: { max_featured_tags: ACCOUNT_LIMITS.maxFeaturedTags, max_pinned_statuses: ACCOUNT_LIMITS.maxPinnedStatuses },
+      statuses: statuses(),
+      media_attachments: { ...mediaAttachments(), description_limit: MEDIA_LIMITS.descriptionLimit },
+      polls: polls(),
+      translation: { enabled: false },
+    },
+    registrations: {
+      enabled,
+      approval_required: settings.registrationsMode === 'approved',
+      // Mastodon sends null while registrations are open; an empty message reads the same and never crashes a client.
+      message: enabled ? '' : CLOSED_REGISTRATIONS_MESSAGE,
+    },
+    contact: {
+      email: settings.contactEmail,
+      account: contact ? renderAccount(contact, {}) : null,
+    },
+    rules: settings.rules.map(renderRule),
+    // No API of Mastodon 4.3 or later is implemented: level 0, as clients assume when the field is absent.
+    api_versions: { mastodon: 0 },
+  };
+}

@@ -1,0 +1,308 @@
+// The streaming API's WebSocket side: who may connect, which streams exist,
+// which channels a stream listens to, and sending a frame to a connection.
+// Stream names, their parameters and the error texts follow Mastodon's
+// streaming server; the channel names follow its Redis channels.
+import { z } from 'zod';
+import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { config } from '../config';
+import type { Account } from '../db/accounts';
+import {
+  addStream,
+  connectionById,
+  deleteConnection,
+  deleteSubscriptions,
+  removeStream,
+  saveConnection,
+  type Connection,
+  type StreamBinding,
+} from '../db/connections';
+import { instanceSettings } from '../db/instance';
+import type { Token } from '../db/tokens';
+import { HttpError, outsideScopes, unauthorized } from '../errors';
+import { assertFunctional, resolveToken } from '../http/auth';
+import { satisfies } from '../http/scopes';
+import { isId } from '../ids';
+import { log } from '../log';
+
+/** Streams Mastodon's streaming server knows (the spec names the first seven). */
+export const STREAMS = [
+  'user', 'public', 'public:local', 'hashtag', 'hashtag:local', 'list', 'direct',
+  'user:notification', 'public:media', 'public:local:media', 'public:remote', 'public:remote:media',
+] as const;
+export type StreamName = (typeof STREAMS)[number];
+
+/** Streams anyone may read (no scope needed, as in Mastodon). */
+const PUBLIC_STREAMS: readonly StreamName[] = [
+  'public', 'public:media', 'public:local', 'public:local:media', 'public:remote', 'public:remote:media', 'hashtag', 'hashtag:local',
+];
+
+/** Any one of these lets a token open a connection at all. */
+export const CONNECT_SCOPES = ['read', 'read:statuses', 'read:notifications'];
+
+export type StreamRequest = { stream: StreamName; tag?: string; list?: string };
+
+/** Who is behind a connection. */
+export type Principal = { accountId: string | null; scopes: string[] };
+
+const isStreamName = (value: string): value is StreamName => (STREAMS as readonly string[]).includes(value);
+
+/** Query values and message fields may arrive as arrays; Mastodon takes the first. */
+const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+
+/** Hashtags compare case-insensitively and without a leading '#'. */
+export const normalizeTag = (tag: string): string => tag.normalize('NFKC').trim().replace(/^#/, '').toLowerCase();
+
+const streamError = (status: number, message: string) => new HttpError(status, message);
+
+/** Validates `stream` (+ `tag` / `list`) the way Mastodon's streaming server does. */
+export function parseStreamRequest(input: { stream?: unknown; tag?: unknown; list?: unknown }): StreamRequest {
+  const stream = first(input.stream);
+  if (typeof stream !== 'string' || !isStreamName(stream)) throw streamError(400, 'Unknown stream type');
+  if (stream === 'hashtag' || stream === 'hashtag:local') {
+    const tag = first(input.tag);
+    if (typeof tag !== 'string' || normalizeTag(tag) === '') throw streamError(400, 'Missing tag name parameter');
+    if (tag.length > 200) throw streamError(400, 'Invalid tag name parameter');
+    return { stream, tag: tag.trim() };
+  }
+  if (stream === 'list') {
+    const list = first(input.list);
+    if (list === undefined || list === null || list === '') throw streamError(400, 'Missing list name parameter');
+    if (typeof list !== 'string' && typeof list !== 'number') throw streamError(401, 'Not authorized to stream this list');
+    if (!isId(String(list))) throw streamError(401, 'Not authorized to stream this list');
+    return { stream, list: String(list) };
+  }
+  return { stream };
+}
+
+/** Mastodon's scope rule for a stream: public streams need none; the rest need a user with read (or the granular scope). */
+export function authorizeStream(request: StreamRequest, who: Principal): void {
+  if (PUBLIC_STREAMS.includes(request.stream)) return;
+  const needed = request.stream === 'user:notification' ? ['read:notifications'] : ['read:statuses'];
+  if (!who.accountId || !satisfies(who.scopes, needed)) throw streamError(401, 'Access token does not have the required scopes');
+}
+
+/** The key a stream is stored under on the connection (tags normalized, so "Cats" and "cats" are one stream). */
+export const streamKey = (r: StreamRequest): string =>
+  r.tag !== undefined ? `${r.stream}|${normalizeTag(r.tag)}` : r.list !== undefined ? `${r.stream}|${r.list}` : r.stream;
+
+export function parseStreamKey(key: string): StreamRequest | undefined {
+  const i = key.indexOf('|');
+  const name = i < 0 ? key : key.slice(0, i);
+  const param = i < 0 ? undefined : key.slice(i + 1);
+  if (!isStreamName(name)) return undefined;
+  if (name === 'hashtag' || name === 'hashtag:local') return param ? { stream: name, tag: param } : undefined;
+  if (name === 'list') return param ? { stream: name, list: param } : undefined;
+  return { stream: name };
+}
+
+/**
+ * The channels a stream listens to. The user stream carries notifications only
+ * for tokens that may read them, as in Mastodon. List channels are scoped by
+ * the subscriber, so events of a list (published under its owner's channel)
+ * never reach another account that guessed its id.
+ */
+export function channelsFor(r: StreamRequest, who: Principal): string[] {
+  const me = who.accountId ?? '';
+  switch (r.stream) {
+    case 'user':
+      return satisfies(who.scopes, ['read:notifications']) ? [`timeline:${me}`, `timeline:${me}:notifications`] : [`timeline:${me}`];
+    case 'user:notification':
+      return [`timeline:${me}:notifications`];
+    case 'direct':
+      return [`timeline:direct:${me}`];
+    case 'list':
+      return [`timeline:list:${me}:${r.list}`];
+    case 'hashtag':
+      return [`timeline:hashtag:${normalizeTag(r.tag ?? '')}`];
+    case 'hashtag:local':
+      return [`timeline:hashtag:${normalizeTag(r.tag ?? '')}:local`];
+    default:
+      return [`timeline:${r.stream}`];
+  }
+}
+
+/** The `stream` array of a message, as Mastodon frames it: ["hashtag", "<tag>"], ["list", "<id>"] or ["<name>"]. */
+export const streamFrame = (r: StreamRequest): string[] =>
+  r.tag !== undefined ? [r.stream, r.tag] : r.list !== undefined ? [r.stream, r.list] : [r.stream];
+
+export const bindingFor = (r: StreamRequest, who: Principal): StreamBinding => ({
+  stream: streamKey(r),
+  frame: streamFrame(r),
+  channels: channelsFor(r, who),
+});
+
+export type ConnectRequest = {
+  connectionId: string;
+  /** The access token from the query string, the Sec-WebSocket-Protocol header or the Authorization header. */
+  token: string | undefined;
+  /** Query parameters: `stream`, `tag`, `list`. */
+  query: Record<string, unknown>;
+};
+
+/**
+ * Accepts or refuses a new connection ($connect). A token, when sent, must be
+ * valid (401), able to read (403) and belong to a functional login (403).
+ * Without one, only public streams may be read, and only while the instance
+ * shows its public timelines to visitors (public preview).
+ */
+export async function openConnection(req: ConnectRequest): Promise<Connection> {
+  let who: Principal & { tokenId: string | null };
+  if (req.token !== undefined) {
+    const auth = await resolveToken(req.token);
+    if (!auth) throw unauthorized();
+    if (!satisfies(auth.token.scopes, CONNECT_SCOPES)) throw outsideScopes();
+    if (auth.account) assertFunctional(auth.account);
+    who = principalOf(auth.token, auth.account);
+  } else {
+    if (!(await instanceSettings()).publicPreview) throw unauthorized('Missing access token');
+    who = { accountId: null, scopes: [], tokenId: null };
+  }
+  let initial: StreamBinding | undefined;
+  // An empty `stream` is no stream, as in Mastodon (it subscribes only when one is named).
+  if (req.query.stream !== undefined && req.query.stream !== '') {
+    const request = parseStreamRequest(req.query);
+    authorizeStream(request, who);
+    initial = bindingFor(request, who);
+  }
+  return saveConnection({ connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, scopes: who.scopes }, initial);
+}
+
+const principalOf = (token: Token, account: Account | undefined) => ({
+  accountId: account?.id ?? null,
+  scopes: token.scopes,
+  tokenId: token.id,
+});
+
+/** Forgets a closed connection and every subscription it held ($disconnect). */
+export async function closeConnection(connectionId: string): Promise<void> {
+  const conn = await deleteConnection(connectionId);
+  if (!conn) return;
+  const bindings = conn.streams.flatMap((key) => {
+    const request = parseStreamKey(key);
+    return request ? [bindingFor(request, conn)] : [];
+  });
+  await deleteSubscriptions(connectionId, bindings);
+}
+
+export type ClientMessage = { type: 'subscribe' | 'unsubscribe'; stream?: unknown; tag?: unknown; list?: unknown };
+
+const clientFrame = z.object({ type: z.unknown(), stream: z.unknown(), tag: z.unknown(), list: z.unknown() });
+
+/** Parses a frame a client sent; malformed frames answer 400 with the reason. */
+export function parseClientMessage(body: string | undefined | null): ClientMessage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    throw streamError(400, 'Malformed message: expected a JSON object');
+  }
+  const frame = clientFrame.safeParse(parsed);
+  if (!frame.success) throw streamError(400, 'Malformed message: expected a JSON object');
+  const { type, stream, tag, list } = frame.data;
+  if (type !== 'subscribe' && type !== 'unsubscribe') throw streamError(400, 'Unknown message type: expected subscribe or unsubscribe');
+  return { type, stream, tag, list };
+}
+
+/** Subscribes or unsubscribes a connection ($default route). */
+export async function handleClientMessage(connectionId: string, message: ClientMessage): Promise<void> {
+  const conn = await connectionById(connectionId);
+  if (!conn) throw streamError(410, 'Connection is gone');
+  const request = parseStreamRequest(message);
+  const binding = bindingFor(request, conn);
+  if (message.type === 'unsubscribe') {
+    if (conn.streams.includes(binding.stream)) await removeStream(conn, binding);
+    return;
+  }
+  authorizeStream(request, conn);
+  if (conn.streams.includes(binding.stream)) return;
+  if (!(await addStream(conn, binding))) throw streamError(429, `Too many subscriptions on this connection`);
+}
+
+/** The API Gateway Management API of the WebSocket API behind `config.streamingUrl` (serverless-offline serves the same routes). */
+export const managementEndpoint = (): string => config.streamingUrl.replace(/^ws(s?):\/\//i, 'http$1://');
+
+let management: { endpoint: string; client: ApiGatewayManagementApiClient } | undefined;
+const managementClient = () => {
+  const endpoint = managementEndpoint();
+  if (management?.endpoint !== endpoint) {
+    management = { endpoint, client: new ApiGatewayManagementApiClient({ endpoint, region: config.region }) };
+  }
+  return management.client;
+};
+
+const httpStatusOf = (err: unknown): unknown =>
+  typeof err === 'object' && err !== null && '$metadata' in err && typeof err.$metadata === 'object' && err.$metadata !== null && 'httpStatusCode' in err.$metadata
+    ? err.$metadata.httpStatusCode
+    : undefined;
+
+/** Sends one frame to a connection; answers false when the connection is gone. */
+export async function sendFrame(connectionId: string, frame: unknown): Promise<boolean> {
+  try {
+    await managementClient().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
+    return true;
+  } catch (err) {
+    if (err instanceof GoneException || httpStatusOf(err) === 410) return false;
+    throw err;
+  }
+}
+
+// ---- Lambda side: WebSocket events (not HTTP API events) and their answers ----
+
+/** What API Gateway (and serverless-offline) hands a WebSocket route's Lambda. */
+export type WebSocketEvent = {
+  requestContext: { connectionId: string; routeKey: string; eventType?: string; requestId?: string };
+  headers?: Record<string, string | undefined> | null;
+  queryStringParameters?: Record<string, string | undefined> | null;
+  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+};
+
+export type WebSocketResult = { statusCode: number; headers?: Record<string, string>; body?: string };
+
+const lowerHeaders = (event: WebSocketEvent): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) out[k.toLowerCase()] = v;
+  return out;
+};
+
+/**
+ * The token of a connection request, where Mastodon's streaming server looks:
+ * the Authorization header, the `access_token` query parameter, then the
+ * Sec-WebSocket-Protocol header (browsers cannot set headers on a WebSocket).
+ * A requested subprotocol must be echoed, or the browser drops the handshake.
+ */
+export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { protocol?: string } {
+  const headers = lowerHeaders(event);
+  const query: Record<string, unknown> = { ...(event.queryStringParameters ?? {}) };
+  const protocol = headers['sec-websocket-protocol']?.split(',')[0]?.trim() || undefined;
+  const bearer = headers.authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1] ?? '') : undefined;
+  const param = typeof query.access_token === 'string' ? query.access_token : undefined;
+  delete query.access_token;
+  return { connectionId: event.requestContext.connectionId, token: bearer ?? param ?? protocol, query, protocol };
+}
+
+/**
+ * Wraps a WebSocket route. On $connect a failure refuses the handshake with its
+ * status; on message routes the connection stays open and the failure is sent
+ * back as Mastodon's error frame `{"error": ..., "status": ...}` through the
+ * Management API (a route response would also send an empty frame on success).
+ */
+export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResult>, opts: { errors: 'status' | 'frame' }) {
+  return async (event: WebSocketEvent): Promise<WebSocketResult> => {
+    try {
+      return await run(event);
+    } catch (err) {
+      const known = err instanceof HttpError;
+      if (!known) log.error('websocket route failed', { err, route: event.requestContext?.routeKey });
+      const status = known ? err.status : 500;
+      const error = known ? err.message : 'Internal server error';
+      if (opts.errors === 'frame' && event.requestContext?.connectionId) {
+        await sendFrame(event.requestContext.connectionId, { error, status }).catch((sendErr: unknown) =>
+          log.warn('could not send error frame', { err: sendErr, connectionId: event.requestContext.connectionId }),
+        );
+      }
+      return { statusCode: status, body: JSON.stringify({ error }) };
+    }
+  };
+}
