@@ -124,14 +124,18 @@ type Slot = { attribute: 'avatar' | 'header'; label: string; file: UploadedFile 
 
 async function decodeImages(slots: Slot[], v: Violations): Promise<Map<Slot['attribute'], ProcessedImage>> {
   const decoded = new Map<Slot['attribute'], ProcessedImage>();
-  await Promise.all(
-    slots.map(async ({ attribute, label, file }) => {
-      if (!file) return;
-      const result = await processProfileImage(file.data, attribute === 'avatar' ? AVATAR_SIZE : HEADER_SIZE);
-      if (result.ok) decoded.set(attribute, result.image);
-      else v.add(attribute, label, 'ERR_INVALID', IMAGE_PROBLEMS[result.problem]);
-    }),
+  // Decoded in parallel; problems reported in slot order so the message is stable.
+  const results = await Promise.all(
+    slots.map(({ attribute, file }) =>
+      file ? processProfileImage(file.data, attribute === 'avatar' ? AVATAR_SIZE : HEADER_SIZE) : undefined,
+    ),
   );
+  slots.forEach(({ attribute, label }, i) => {
+    const result = results[i];
+    if (!result) return;
+    if (result.ok) decoded.set(attribute, result.image);
+    else v.add(attribute, label, 'ERR_INVALID', IMAGE_PROBLEMS[result.problem]);
+  });
   return decoded;
 }
 

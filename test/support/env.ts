@@ -23,3 +23,5 @@ process.env.STREAMING_URL = 'wss://social.example';
 process.env.QUEUE_MODE = 'inline';
 process.env.MAIL_DIR = join(tmpdir(), `tootless-mail-${suffix}`);
 process.env.LOG_LEVEL ??= 'error';
+// The runtime is Node 20 (Lambda nodejs20.x); the SDK's notice about later versions is not news in every test file.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
