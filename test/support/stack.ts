@@ -1,0 +1,114 @@
+// Starts the real local stack (infra/local/start.ts: dynalite, s3rver, serverless
+// offline) for the end-to-end suite, on free ports with a fresh data directory,
+// and stops it with its whole process group.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../infra/local/emulators';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export type Stack = {
+  baseUrl: string;
+  wsUrl: string;
+  /** serverless-offline's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
+  lambdaEndpoint: string;
+  dataDir: string;
+  mailDir: string;
+  /** Milliseconds from spawn to the API answering. */
+  startupMs: number;
+  /** What the stack printed so far (for failure messages). */
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+// Settings the test process carries for in-process tests (test/support/env.ts);
+// the stack must choose its own.
+const APP_VARIABLES = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|BASE_URL|LOCAL_DOMAIN|STREAMING_URL|MEDIA_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|FUNCTION_PREFIX|MAIL_DIR|MAIL_FROM|MAIL_TRANSPORT|SECRET_KEY_BASE|EXPOSE_METRICS|VAPID_PUBLIC_KEY|LOG_LEVEL|AWS_ENDPOINT_URL.*|HOST|PORT|WS_PORT|LAMBDA_PORT|S3_PORT|DYNAMO_PORT|DATA_DIR|ESBUILD_WORK_FOLDER)$/;
+
+export async function startStack(opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Stack> {
+  const started = Date.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tootless-stack-'));
+  const host = '127.0.0.1';
+  const [port, wsPort, lambdaPort, s3Port, dynamoPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !APP_VARIABLES.test(k)) env[k] = v;
+  Object.assign(env, {
+    HOST: host,
+    PORT: String(port),
+    WS_PORT: String(wsPort),
+    LAMBDA_PORT: String(lambdaPort),
+    S3_PORT: String(s3Port),
+    DYNAMO_PORT: String(dynamoPort),
+    DATA_DIR: dataDir,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...opts.env,
+  });
+
+  // Its own process group, so stop() reaches serverless offline and esbuild too.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const baseUrl = `http://${host}:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  // Ready when an endpoint answers as the API does: 401 JSON without a token.
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`the local stack exited before it was ready:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/apps/verify_credentials`, { signal: AbortSignal.timeout(5_000) });
+      const body = await res.text();
+      if (res.status === 401 && (res.headers.get('content-type') ?? '').includes('json') && body.includes('"error"')) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the local stack did not answer within ${(opts.timeoutMs ?? 120_000) / 1000} s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  return {
+    baseUrl,
+    wsUrl: `ws://${host}:${wsPort}`,
+    lambdaEndpoint: `http://${host}:${lambdaPort}`,
+    dataDir,
+    mailDir: join(dataDir, 'mail'),
+    startupMs: Date.now() - started,
+    output: () => output,
+    stop,
+  };
+}
