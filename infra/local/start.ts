@@ -66,9 +66,10 @@ async function main(): Promise<void> {
   say(`table ${settings.tableName} and bucket ${settings.bucket} ready`);
 
   const env = offlineEnv(settings, process.env, { dynamoEndpoint, s3Endpoint, credentials: LOCAL_CREDENTIALS });
-  // offline-cookies.cjs: lets handlers set cookies with attributes, as API Gateway does (see the file).
+  // package.json pins @hapi/statehood 8.2.0 for serverless-offline: 8.2.1 turns every cookie with
+  // attributes into a 500 (hapijs/statehood#90), while API Gateway passes Set-Cookie through.
   const serverless = [join(root, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local'];
-  offline = spawn(process.execPath, ['--require', join(root, 'infra/local/offline-cookies.cjs'), ...serverless], {
+  offline = spawn(process.execPath, serverless, {
     cwd: root,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -27,7 +27,8 @@ beforeAll(async () => {
   const port = await freePort();
   callbackUrl = `http://127.0.0.1:${port}/callback`;
   callback = createServer((req, res) => {
-    received.push(new URL(req.url ?? '/', callbackUrl).searchParams);
+    const url = new URL(req.url ?? '/', callbackUrl);
+    if (url.pathname === '/callback') received.push(url.searchParams); // not the browser's /favicon.ico
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p id="done">Signed in</p>');
   });
   await new Promise<void>((resolve) => callback.listen(port, '127.0.0.1', resolve));
