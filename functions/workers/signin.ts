@@ -2,7 +2,7 @@
 // active-user tally) off the token request's hot path.
 import { z } from 'zod';
 import { recordSignIn } from '../../lib/db/accounts';
-import { recordActivity } from '../../lib/instance/activity';
+import { recordActivity } from '../../lib/db/activity';
 import { worker } from '../../lib/queue/worker';
 
 export const signInMessage = z.object({ accountId: z.string().regex(/^\d+$/), at: z.string().datetime() });

@@ -7,8 +7,8 @@ import { sha256 } from '../crypto';
 import { accountByEmail, accountByUsername, confirmationRecord, createLocalAccount, type Account } from '../db/accounts';
 import type { App } from '../db/apps';
 import { instanceSettings, type InstanceSettings } from '../db/instance';
-import { keys } from '../db/keys';
-import { expiresIn, nowIso, type TransactItem } from '../db/table';
+import { countNewUser } from '../db/stats';
+import { expiresIn, nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
 import { forbidden } from '../errors';
 import { newId, secretToken } from '../ids';
@@ -94,11 +94,6 @@ export function checkRegistration(input: RegistrationInput, opts: { skipRules?: 
   return v;
 }
 
-/** Counts the new user in the instance statistics, inside the account's transaction. */
-const countUser = (): TransactItem => ({
-  Update: { Key: keys.instanceStats(), UpdateExpression: 'ADD userCount :one', ExpressionAttributeValues: { ':one': 1 } },
-});
-
 const taken = (v: Violations, attribute: 'username' | 'email') =>
   v.add(attribute, attribute === 'username' ? 'Username' : 'E-mail address', 'ERR_TAKEN', describe.taken);
 
@@ -145,7 +140,7 @@ export async function registerAccount(
       reason: input.reason?.trim() || null,
     },
     extra,
-    [countUser()],
+    [countNewUser()],
   );
   if (!created.ok) throw taken(new Violations(), created.taken).error({ details: true });
 

@@ -5,8 +5,8 @@ import { API_VERSION, SOFTWARE, config } from '../config';
 import { accountByUsername, type Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
 import { badRequest, notFound } from '../errors';
-import { HALF_YEAR_DAYS, MONTH_DAYS, activeUsers } from './activity';
-import { instanceStats } from './stats';
+import { HALF_YEAR_DAYS, MONTH_DAYS, activeUsers } from '../db/activity';
+import { instanceStats } from '../db/stats';
 
 export const NODEINFO_20 = 'http://nodeinfo.diaspora.software/ns/schema/2.0';
 export const NODEINFO_CONTENT_TYPE = `application/json; profile="${NODEINFO_20}#"`;

@@ -1,8 +1,8 @@
 // Gathers what the instance endpoints show, in as few round trips as possible.
 import { instanceSettings } from '../db/instance';
-import { MONTH_DAYS, activeUsers } from './activity';
+import { MONTH_DAYS, activeUsers } from '../db/activity';
 import { contactAccount } from './contact';
-import { instanceStats } from './stats';
+import { instanceStats } from '../db/stats';
 
 export async function instanceFactsV1() {
   const settings = await instanceSettings();

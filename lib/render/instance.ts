@@ -6,7 +6,7 @@ import { API_VERSION, config } from '../config';
 import type { Account } from '../db/accounts';
 import type { InstanceSettings } from '../db/instance';
 import { ACCOUNT_LIMITS, MEDIA_LIMITS, POLL_LIMITS, STATUS_LIMITS } from '../instance/limits';
-import type { InstanceStats } from '../instance/stats';
+import type { InstanceStats } from '../db/stats';
 import { MISSING_HEADER_PATH, renderAccount } from './account';
 
 /**

@@ -5,7 +5,7 @@ import { updateAccount } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { keys } from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
-import { recordActivity } from '../../lib/instance/activity';
+import { recordActivity } from '../../lib/db/activity';
 import { call } from '../support/http';
 import { aUser } from '../support/factories';
 

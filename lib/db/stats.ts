@@ -1,8 +1,8 @@
 // Instance-wide counters (users, statuses, known domains). Other code bumps them
 // with atomic ADDs (registration, posting, federation); this only reads them.
 import { z } from 'zod';
-import { keys } from '../db/keys';
-import { getItem } from '../db/table';
+import { keys } from './keys';
+import { getItem, type TransactItem } from './table';
 
 const statsItem = z.object({
   userCount: z.number().int().default(0),
@@ -18,3 +18,8 @@ export async function instanceStats(): Promise<InstanceStats> {
   // Counters move with concurrent ADDs; never show a transient negative.
   return { userCount: Math.max(0, stats.userCount), statusCount: Math.max(0, stats.statusCount), domainCount: Math.max(0, stats.domainCount) };
 }
+
+/** Counts a new local user; joins the registration transaction so the count cannot drift. */
+export const countNewUser = (): TransactItem => ({
+  Update: { Key: keys.instanceStats(), UpdateExpression: 'ADD userCount :one', ExpressionAttributeValues: { ':one': 1 } },
+});

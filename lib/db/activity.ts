@@ -7,8 +7,8 @@
 // one, so the sum of the day counts over a window is exactly the number of
 // distinct accounts active within it: one Query, no scan, no double counting.
 import { z } from 'zod';
-import { keys } from '../db/keys';
-import { getItem, queryAll, transact, type TransactItem } from '../db/table';
+import { keys } from './keys';
+import { getItem, queryAll, transact, type TransactItem } from './table';
 
 export const MONTH_DAYS = 28;
 export const HALF_YEAR_DAYS = 168;
