@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { printTable } from './lib';
 
 function functionsFromGroups(): Map<string, string> {
   const out = new Map<string, string>();
@@ -41,9 +42,7 @@ async function main() {
     rows.push({ fn: name, kB: Math.round(code.length / 102.4) / 10, gzip_kB: Math.round(gzipSync(code).length / 102.4) / 10 });
   }
   rows.sort((a, b) => b.kB - a.kB);
-  const width = Math.max(...rows.map((r) => r.fn.length));
-  process.stdout.write(`${'function'.padEnd(width)}  ${'minified kB'.padStart(11)}  ${'gzip kB'.padStart(8)}\n`);
-  for (const r of rows) process.stdout.write(`${r.fn.padEnd(width)}  ${String(r.kB).padStart(11)}  ${String(r.gzip_kB).padStart(8)}\n`);
+  printTable(rows.map((r) => ({ function: r.fn, 'minified kB': r.kB, 'gzip kB': r.gzip_kB })));
   process.stdout.write(`(native externals sharp and argon2 ship beside the bundles of the functions that import them)\n`);
 }
 

@@ -3,7 +3,7 @@
 // Usage: npm run bench            (starts its own local stack)
 //        BENCH_URL=http://localhost:3000 npm run bench   (against a running one)
 import { startStack, type Stack } from '../test/support/stack';
-import { fixtureUser, measure } from './lib';
+import { fixtureUser, measure, printTable } from './lib';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);
 
@@ -23,7 +23,7 @@ async function main() {
       await measure('GET /api/v2/instance', COUNT, () => fetch(`${baseUrl}/api/v2/instance`)),
     ];
     process.stdout.write(`\nLocal stack latency (${COUNT} sequential requests each, after warm-up; password grant ${Math.ceil(COUNT / 4)}):\n`);
-    console.table(results); // eslint-disable-line no-console
+    printTable(results);
   } finally {
     await stack?.stop();
   }

@@ -61,3 +61,13 @@ export async function fixtureUser(baseUrl: string) {
   );
   return { app, username, email, password, token: registered.access_token, form };
 }
+
+/** Prints rows as an aligned text table. */
+export function printTable(rows: Record<string, string | number>[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const width = (c: string) => Math.max(c.length, ...rows.map((r) => String(r[c]).length));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(width(columns[i]!)) : cell.padStart(width(columns[i]!)))).join('  ');
+  process.stdout.write(`${line(columns)}\n`);
+  for (const r of rows) process.stdout.write(`${line(columns.map((c) => String(r[c])))}\n`);
+}
