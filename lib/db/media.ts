@@ -1,0 +1,39 @@
+// Media attachments. The item schema is the contract between the media
+// endpoints (which create and process them) and status creation (which attaches them).
+import { z } from 'zod';
+import { keys } from './keys';
+import { batchGet, getItem } from './table';
+
+const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
+
+export const mediaItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  /** `image` for an understood image; `unknown` when the file is not understood (kept, as Mastodon does). */
+  type: z.enum(['image', 'gifv', 'video', 'audio', 'unknown']),
+  /** S3 keys of the stored original and preview (null while processing or when absent). */
+  fileKey: z.string().nullable().default(null),
+  previewKey: z.string().nullable().default(null),
+  contentType: z.string().nullable().default(null),
+  fileSize: z.number().int().default(0),
+  original: dimensions.nullable().default(null),
+  small: dimensions.nullable().default(null),
+  focus: z.object({ x: z.number(), y: z.number() }).nullable().default(null),
+  description: z.string().nullable().default(null),
+  blurhash: z.string().nullable().default(null),
+  /** Set once attached to a status; an attached attachment cannot be attached again or edited through PUT. */
+  statusId: z.string().nullable().default(null),
+  /** `processing` answers 202 on POST /api/v2/media until the worker finishes. */
+  state: z.enum(['processing', 'ready', 'failed']).default('ready'),
+  createdAt: z.string(),
+});
+export type Media = z.infer<typeof mediaItem>;
+
+export const mediaById = (id: string) => getItem(keys.media(id), mediaItem);
+
+export async function mediaByIds(ids: string[]): Promise<Map<string, Media>> {
+  const found = await batchGet(ids.map(keys.media), mediaItem);
+  const byId = new Map<string, Media>();
+  for (const m of found.values()) byId.set(m.id, m);
+  return byId;
+}
