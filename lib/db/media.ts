@@ -2,7 +2,7 @@
 // endpoints (which create and process them) and status creation (which attaches them).
 import { z } from 'zod';
 import { keys } from './keys';
-import { batchGet, getItem } from './table';
+import { batchGet, getItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
 
@@ -37,3 +37,30 @@ export async function mediaByIds(ids: string[]): Promise<Map<string, Media>> {
   for (const m of found.values()) byId.set(m.id, m);
   return byId;
 }
+
+/**
+ * Transaction entries that attach the caller's own, unattached, processed
+ * attachments to a status; any foreign, attached, missing or unfinished one
+ * fails the whole transaction.
+ */
+export const attachMediaItems = (statusId: string, accountId: string, mediaIds: string[]): TransactItem[] =>
+  mediaIds.map((id) => ({
+    Update: {
+      Key: keys.media(id),
+      UpdateExpression: 'SET statusId = :s',
+      ConditionExpression: 'attribute_exists(PK) AND accountId = :a AND (attribute_not_exists(statusId) OR statusId = :none) AND #state = :ready',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':s': statusId, ':a': accountId, ':none': null, ':ready': 'ready' },
+    },
+  }));
+
+/** Transaction entries that free a deleted status's attachments, so delete-and-redraft can attach them again. */
+export const releaseMediaItems = (statusId: string, mediaIds: string[]): TransactItem[] =>
+  mediaIds.map((id) => ({
+    Update: {
+      Key: keys.media(id),
+      UpdateExpression: 'SET statusId = :none',
+      ConditionExpression: 'statusId = :s',
+      ExpressionAttributeValues: { ':s': statusId, ':none': null },
+    },
+  }));
