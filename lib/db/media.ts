@@ -2,7 +2,7 @@
 // endpoints (which create and process them) and status creation (which attaches them).
 import { z } from 'zod';
 import { keys } from './keys';
-import { batchGet, getItem, type TransactItem } from './table';
+import { batchGet, getItem, putItem, updateItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
 
@@ -64,3 +64,38 @@ export const releaseMediaItems = (statusId: string, mediaIds: string[]): Transac
       ExpressionAttributeValues: { ':s': statusId, ':none': null },
     },
   }));
+
+/** A new attachment; its files are already stored, so the item is only written once complete. */
+export async function createMedia(media: Media): Promise<boolean> {
+  return putItem({ ...keys.media(media.id), ...mediaItem.parse(media) }, { ifAbsent: true });
+}
+
+export type MediaDetails = { description?: string | null; focus?: { x: number; y: number } | null };
+
+/**
+ * Changes the description and focus of the caller's own attachment while it is
+ * unattached; undefined when it is missing, foreign or already attached.
+ */
+export async function updateMediaDetails(id: string, accountId: string, details: MediaDetails): Promise<Media | undefined> {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = { ':a': accountId, ':none': null };
+  if (details.description !== undefined) {
+    sets.push('description = :d');
+    values[':d'] = details.description;
+  }
+  if (details.focus !== undefined) {
+    sets.push('focus = :f');
+    values[':f'] = details.focus;
+  }
+  // With nothing to change, a no-op SET still checks ownership in the same single call.
+  if (sets.length === 0) sets.push('accountId = :a');
+  return updateItem(
+    {
+      Key: keys.media(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK) AND accountId = :a AND (attribute_not_exists(statusId) OR statusId = :none)',
+      ExpressionAttributeValues: values,
+    },
+    mediaItem,
+  );
+}

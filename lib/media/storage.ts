@@ -40,3 +40,7 @@ export async function deleteMediaQuietly(keys: (string | null | undefined)[]): P
       }),
   );
 }
+
+/** Where a media attachment's files live: one folder per attachment, one object per style. */
+export const attachmentKey = (id: string, style: 'original' | 'small', extension: string): string =>
+  `media_attachments/files/${padId(id)}/${style}.${extension}`;

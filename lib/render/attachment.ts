@@ -1,0 +1,42 @@
+// The Attachment entity (https://docs.joinmastodon.org/entities/MediaAttachment/), in
+// Mastodon 3.x's shape: `text_url` is still present, `preview_remote_url` is null for local files.
+import type { Media } from '../db/media';
+import { mediaUrl } from '../media/storage';
+
+type Dimensions = { width: number; height: number };
+
+const sizeMeta = ({ width, height }: Dimensions) => ({
+  width,
+  height,
+  size: `${width}x${height}`,
+  aspect: height === 0 ? 0 : width / height,
+});
+
+/** `meta` as Paperclip writes it: only the styles that exist, `focus` only once it was set. */
+function renderMeta(media: Media): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  if (media.original) meta.original = sizeMeta(media.original);
+  if (media.small) meta.small = sizeMeta(media.small);
+  if (media.focus) meta.focus = { x: media.focus.x, y: media.focus.y };
+  return meta;
+}
+
+export function renderAttachment(media: Media): Record<string, unknown> {
+  const ready = media.state === 'ready';
+  const url = ready && media.fileKey ? mediaUrl(media.fileKey) : null;
+  return {
+    id: media.id,
+    type: media.type,
+    // null while processing: masto and other clients poll GET /api/v1/media/:id until it is set.
+    url,
+    // Files that are not images have no preview, as Mastodon answers for files without a `small` style.
+    preview_url: ready && media.previewKey ? mediaUrl(media.previewKey) : null,
+    remote_url: null,
+    preview_remote_url: null,
+    // Mastodon 3.x links a local file's page here; the file itself is the closest thing served.
+    text_url: url,
+    meta: renderMeta(media),
+    description: media.description,
+    blurhash: media.blurhash,
+  };
+}
