@@ -1,0 +1,19 @@
+// GET /api/v1/statuses/:id/reblogged_by (https://docs.joinmastodon.org/methods/statuses/#reblogged_by)
+import { z } from 'zod';
+import type { Account } from '../../lib/db/accounts';
+import { http } from '../../lib/http';
+import { pageQuery } from '../../lib/http/link';
+import { rebloggedBy } from '../../lib/interactions/lists';
+import { pageReply } from '../../lib/interactions/reply';
+import { renderAccount } from '../../lib/render/account';
+
+// Accounts lists: 40 by default, at most 80, as Mastodon's DEFAULT_ACCOUNTS_LIMIT.
+export const input = pageQuery(40, 80).extend({ id: z.string() });
+
+export async function run(params: z.infer<typeof input>, ctx: { account: Account | undefined; path: string; query: Record<string, unknown> }) {
+  const page = await rebloggedBy(params.id, ctx.account, params);
+  return pageReply(page.items.map((a) => renderAccount(a)), ctx, page);
+}
+
+// Public; a token, when sent, must be valid and hold read:statuses (or read:accounts, as Mastodon 3.5 asked).
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses', 'read:accounts'], schema: input });

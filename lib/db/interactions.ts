@@ -1,0 +1,245 @@
+// Interactions of an account with a status: favourites, reblogs, bookmarks, pins
+// and conversation mutes. Each one is a flag item looked up by exact key when
+// rendering (favourited, reblogged, ...) plus, where a list is shown, list items
+// ordered by the interaction's own id. Every change of a flag, its list items and
+// the status's counter is one transaction: the flag's condition decides whether
+// anything happens, so repeating an action changes nothing and counts nothing.
+import { z } from 'zod';
+import type { Page } from '../http/link';
+import { newId } from '../ids';
+import { queryIdRange, type RangeTarget } from './id_range';
+import { keys } from './keys';
+import { statusRecord, type Status } from './statuses';
+import { homeEntryRecord } from './timelines';
+import { deleteItem, getItem, nowIso, putItem, query, transact, type TransactItem } from './table';
+
+/** A flag item: the account did this to the status; `id` is the interaction's own id (list order). */
+export const interactionItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  statusId: z.string(),
+  createdAt: z.string(),
+});
+export type Interaction = z.infer<typeof interactionItem>;
+
+/** A reblog flag also names the reblog status it created. */
+export const reblogFlagItem = interactionItem.extend({ reblogId: z.string() });
+export type ReblogFlag = z.infer<typeof reblogFlagItem>;
+
+/** A list entry (who favourited / reblogged a status, what an account favourited / bookmarked / pinned). */
+export const listEntryItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  statusId: z.string(),
+  /** Reblog list entries carry the reblog's visibility: private reblogs are not listed in reblogged_by. */
+  visibility: z.string().optional(),
+});
+export type ListEntry = z.infer<typeof listEntryItem>;
+
+export const conversationMuteItem = z.object({ accountId: z.string(), conversationId: z.string(), createdAt: z.string() });
+
+const ifAbsent = 'attribute_not_exists(PK)';
+const ifPresent = 'attribute_exists(PK)';
+
+const counterUpdate = (statusId: string, counter: 'favouritesCount' | 'reblogsCount', delta: 1 | -1): TransactItem => ({
+  Update: {
+    Key: keys.status(statusId),
+    UpdateExpression: 'ADD #c :d',
+    // Never ADD onto a status that is gone: that would leave a stub item behind.
+    ConditionExpression: ifPresent,
+    ExpressionAttributeNames: { '#c': counter },
+    ExpressionAttributeValues: { ':d': delta },
+  },
+});
+
+/** Outcome of a toggle: whether this call changed anything, or the status vanished meanwhile. */
+export type Toggle = 'changed' | 'unchanged' | 'gone';
+
+// ---- favourites ----
+
+export const favouriteOf = (accountId: string, statusId: string) => getItem(keys.favourite(accountId, statusId), interactionItem, true);
+
+export async function addFavourite(accountId: string, statusId: string): Promise<Toggle> {
+  const fav: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso() };
+  const entry = { id: fav.id, accountId, statusId };
+  const result = await transact([
+    { Put: { Item: { ...keys.favourite(accountId, statusId), ...fav }, ConditionExpression: ifAbsent } },
+    { Put: { Item: { ...keys.statusFavourites(statusId, fav.id), ...entry } } },
+    { Put: { Item: { ...keys.accountFavourites(accountId, fav.id), ...entry } } },
+    counterUpdate(statusId, 'favouritesCount', 1),
+  ]);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+export async function removeFavourite(accountId: string, statusId: string): Promise<Toggle> {
+  const fav = await favouriteOf(accountId, statusId);
+  if (!fav) return 'unchanged';
+  const result = await transact([
+    { Delete: { Key: keys.favourite(accountId, statusId), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': fav.id } } },
+    { Delete: { Key: keys.statusFavourites(statusId, fav.id) } },
+    { Delete: { Key: keys.accountFavourites(accountId, fav.id) } },
+    counterUpdate(statusId, 'favouritesCount', -1),
+  ]);
+  if (result.ok) return 'changed';
+  // A concurrent unfavourite won the race; the status itself may also be gone.
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+// ---- bookmarks ----
+
+export const bookmarkOf = (accountId: string, statusId: string) => getItem(keys.bookmark(accountId, statusId), interactionItem, true);
+
+export async function addBookmark(accountId: string, statusId: string): Promise<Toggle> {
+  const mark: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso() };
+  const result = await transact([
+    { Put: { Item: { ...keys.bookmark(accountId, statusId), ...mark }, ConditionExpression: ifAbsent } },
+    { Put: { Item: { ...keys.accountBookmarks(accountId, mark.id), id: mark.id, accountId, statusId } } },
+    { ConditionCheck: { Key: keys.status(statusId), ConditionExpression: ifPresent } },
+  ]);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+export async function removeBookmark(accountId: string, statusId: string): Promise<Toggle> {
+  const mark = await bookmarkOf(accountId, statusId);
+  if (!mark) return 'unchanged';
+  const result = await transact([
+    { Delete: { Key: keys.bookmark(accountId, statusId), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': mark.id } } },
+    { Delete: { Key: keys.accountBookmarks(accountId, mark.id) } },
+  ]);
+  return result.ok ? 'changed' : 'unchanged';
+}
+
+// ---- pins ----
+
+export const MAX_PINS = 5;
+
+export const pinOf = (accountId: string, statusId: string) => getItem(keys.pin(accountId, statusId), interactionItem, true);
+
+/** How many statuses the account has pinned (the list holds at most a handful). */
+export async function pinCount(accountId: string): Promise<number> {
+  const page = await query(
+    {
+      KeyConditionExpression: 'PK = :p',
+      ExpressionAttributeValues: { ':p': keys.accountPinsPartition(accountId) },
+      Limit: MAX_PINS + 1,
+    },
+    listEntryItem,
+  );
+  return page.items.length;
+}
+
+export async function addPin(accountId: string, statusId: string): Promise<Toggle> {
+  const pin: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso() };
+  const result = await transact([
+    { Put: { Item: { ...keys.pin(accountId, statusId), ...pin }, ConditionExpression: ifAbsent } },
+    { Put: { Item: { ...keys.accountPins(accountId, statusId), id: pin.id, accountId, statusId } } },
+    { ConditionCheck: { Key: keys.status(statusId), ConditionExpression: ifPresent } },
+  ]);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+export async function removePin(accountId: string, statusId: string): Promise<Toggle> {
+  const result = await transact([
+    { Delete: { Key: keys.pin(accountId, statusId), ConditionExpression: ifPresent } },
+    { Delete: { Key: keys.accountPins(accountId, statusId) } },
+  ]);
+  return result.ok ? 'changed' : 'unchanged';
+}
+
+// ---- conversation mutes ----
+
+export const conversationMuteOf = (accountId: string, conversationId: string) =>
+  getItem(keys.conversationMute(accountId, conversationId), conversationMuteItem, true);
+
+/** Mutes a thread; muting it again keeps the first mute. */
+export async function muteConversation(accountId: string, conversationId: string): Promise<void> {
+  await putItem({ ...keys.conversationMute(accountId, conversationId), accountId, conversationId, createdAt: nowIso() }, { ifAbsent: true });
+}
+
+export async function unmuteConversation(accountId: string, conversationId: string): Promise<void> {
+  await deleteItem(keys.conversationMute(accountId, conversationId), conversationMuteItem);
+}
+
+// ---- reblogs ----
+
+export const reblogFlagOf = (accountId: string, statusId: string) => getItem(keys.reblogFlag(accountId, statusId), reblogFlagItem, true);
+
+/**
+ * Writes a reblog of `original` by `reblog.accountId` (the reblog status is built
+ * by the caller): the flag, the reblog status, the reblogger's own home entry,
+ * the reblogged_by list entry, the original's reblogsCount and the reblogger's
+ * statusesCount, all or nothing.
+ */
+export async function addReblog(reblog: Status, original: Status): Promise<Toggle> {
+  const accountId = reblog.accountId;
+  const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt };
+  const result = await transact([
+    { Put: { Item: { ...keys.reblogFlag(accountId, original.id), ...flag }, ConditionExpression: ifAbsent } },
+    { Put: { Item: statusRecord(reblog), ConditionExpression: ifAbsent } },
+    { Put: { Item: { ...keys.statusReblogs(original.id, reblog.id), id: reblog.id, accountId, statusId: original.id, visibility: reblog.visibility } } },
+    { Put: { Item: homeEntryRecord(accountId, reblog, original.mediaIds.length > 0) } },
+    counterUpdate(original.id, 'reblogsCount', 1),
+    {
+      Update: {
+        Key: keys.account(accountId),
+        UpdateExpression: 'SET lastStatusAt = :at ADD statusesCount :one',
+        ConditionExpression: ifPresent,
+        ExpressionAttributeValues: { ':at': reblog.createdAt, ':one': 1 },
+      },
+    },
+  ]);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+/**
+ * Undoes a reblog: the flag, the reblog status, its list entry and the reblogger's
+ * own home entry go; the counters go down. `originalExists` false (the original was
+ * deleted meanwhile) leaves the original's counter alone.
+ */
+export async function removeReblog(flag: ReblogFlag, originalExists: boolean): Promise<Toggle> {
+  const { accountId, statusId, reblogId } = flag;
+  const items: TransactItem[] = [
+    { Delete: { Key: keys.reblogFlag(accountId, statusId), ConditionExpression: 'reblogId = :r', ExpressionAttributeValues: { ':r': reblogId } } },
+    { Delete: { Key: keys.status(reblogId) } },
+    { Delete: { Key: keys.statusReblogs(statusId, reblogId) } },
+    { Delete: { Key: keys.homeEntry(accountId, reblogId) } },
+    {
+      Update: {
+        Key: keys.account(accountId),
+        UpdateExpression: 'ADD statusesCount :minus',
+        ConditionExpression: ifPresent,
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ];
+  if (originalExists) items.push(counterUpdate(statusId, 'reblogsCount', -1));
+  const result = await transact(items);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+// ---- list pages ----
+
+const listTarget = (partition: string): RangeTarget => ({ partitionAttr: 'PK', sortAttr: 'SK', partition });
+
+/** Who favourited a status, newest favourite first (ids are favourite ids). */
+export const statusFavouritesPage = (statusId: string, page: Page) =>
+  queryIdRange(listTarget(keys.statusFavouritesPartition(statusId)), page, listEntryItem);
+
+/** Who reblogged a status, newest first (ids are reblog ids); private reblogs are not listed, as Mastodon. */
+export const statusReblogsPage = (statusId: string, page: Page) =>
+  queryIdRange(listTarget(keys.statusReblogsPartition(statusId)), page, listEntryItem, {
+    filter: { expression: '#v IN (:public, :unlisted)', names: { '#v': 'visibility' }, values: { ':public': 'public', ':unlisted': 'unlisted' } },
+  });
+
+/** What an account favourited, newest favourite first. */
+export const accountFavouritesPage = (accountId: string, page: Page) =>
+  queryIdRange(listTarget(keys.accountFavouritesPartition(accountId)), page, listEntryItem);
+
+/** What an account bookmarked, newest bookmark first. */
+export const accountBookmarksPage = (accountId: string, page: Page) =>
+  queryIdRange(listTarget(keys.accountBookmarksPartition(accountId)), page, listEntryItem);

@@ -1,0 +1,77 @@
+// Reblog and unreblog (Mastodon's ReblogsController, ReblogService, StatusPolicy#reblog?).
+// A reblog is a status of its own (`reblogOfId`): it enters the reblogger's home
+// at once and their followers' homes through the fan-out worker.
+import type { Account } from '../db/accounts';
+import { addReblog, reblogFlagOf, removeReblog } from '../db/interactions';
+import { statusById, statusItem, type Status } from '../db/statuses';
+import { forbidden, notFound } from '../errors';
+import { isId, newId } from '../ids';
+import { enqueue } from '../queue';
+import { viewableStatus } from '../statuses/visibility';
+import { currentStatus, interactionTarget } from './statuses';
+
+export type ReblogVisibility = 'public' | 'unlisted' | 'private';
+
+/** The reblog's visibility: a private original keeps its own; else the request's, else the account's default. */
+function reblogVisibility(original: Status, viewer: Account, requested: ReblogVisibility | undefined): Status['visibility'] {
+  if (original.visibility === 'private' || original.visibility === 'direct') return original.visibility;
+  if (requested) return requested;
+  return viewer.privacy === 'direct' ? 'public' : viewer.privacy;
+}
+
+/** Reblogs the status (a reblog's original); answers the reblog, new or the one made before. */
+export async function reblog(viewer: Account, id: string, requested?: ReblogVisibility): Promise<Status> {
+  const { target: original } = await interactionTarget(id, viewer);
+  // StatusPolicy#reblog?: never a direct message, a private status only by its author.
+  if (original.visibility === 'direct' || (original.visibility === 'private' && original.accountId !== viewer.id)) throw forbidden();
+
+  const existing = await reblogFlagOf(viewer.id, original.id);
+  if (existing) return currentStatus(existing.reblogId);
+
+  const now = new Date();
+  const status = statusItem.parse({
+    id: newId(now),
+    accountId: viewer.id,
+    createdAt: now.toISOString(),
+    reblogOfId: original.id,
+    visibility: reblogVisibility(original, viewer, requested),
+    conversationId: original.conversationId,
+    sensitive: original.sensitive,
+    language: original.language,
+  });
+  const outcome = await addReblog(status, original);
+  if (outcome === 'gone') throw notFound();
+  if (outcome === 'unchanged') {
+    // A concurrent request made the reblog first: answer that one.
+    const made = await reblogFlagOf(viewer.id, original.id);
+    if (!made) throw notFound();
+    return currentStatus(made.reblogId);
+  }
+  await enqueue('fanout', { type: 'create', statusId: status.id });
+  if (original.accountId !== viewer.id) {
+    await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id });
+  }
+  return status;
+}
+
+/**
+ * Undoes the viewer's reblog of the status `id`; answers the original. As
+ * Mastodon, without a reblog the status must be visible and nothing changes.
+ */
+export async function unreblog(viewer: Account, id: string): Promise<Status> {
+  if (!isId(id)) throw notFound();
+  const flag = await reblogFlagOf(viewer.id, id);
+  if (!flag) {
+    const shown = await viewableStatus(id, viewer);
+    if (!shown.reblogOfId) return shown;
+    // The id of a reblog: undo the viewer's reblog of its original.
+    return unreblog(viewer, shown.reblogOfId);
+  }
+  const original = await statusById(id);
+  const outcome = await removeReblog(flag, original !== undefined);
+  if (outcome === 'changed') {
+    await enqueue('fanout', { type: 'delete', statusId: flag.reblogId, accountId: viewer.id, mentionIds: [] });
+  }
+  if (!original || outcome === 'gone') throw notFound();
+  return currentStatus(id);
+}
