@@ -2,9 +2,13 @@
 // own entry at posting time), the public timelines and hashtag timelines
 // (written with the status). An entry carries what a timeline query filters on,
 // so a page is one Query plus one batch read of the statuses.
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { keys } from './keys';
+import { ID_WIDTH, padId } from '../ids';
+import { followItem, type Follow } from './follows';
+import { GSI1, gsi1, keys } from './keys';
 import type { Status } from './statuses';
+import { batchGet, batchWrite, query, type Item } from './table';
 
 export const timelineEntry = z.object({
   statusId: z.string(),
@@ -43,3 +47,172 @@ export function publicEntryRecords(status: Status, hasMedia: boolean) {
     ...status.tags.map((tag) => ({ ...keys.tagEntry(tag, status.id), ...entry })),
   ];
 }
+
+// ---- reading timelines (max_id / since_id / min_id as key ranges) ----
+
+/** A page request on an id-sorted partition: bounds are exclusive, as Mastodon's. */
+export type IdRange = { max_id?: string; since_id?: string; min_id?: string };
+
+const LARGEST = 10n ** BigInt(ID_WIDTH) - 1n;
+
+/**
+ * The sort-key condition of a page. `min_id` wins over `since_id` and reads
+ * upwards (the page immediately newer); otherwise the page reads downwards.
+ * Answers undefined when the range is empty (e.g. `max_id=0`).
+ */
+export function idRangeCondition(range: IdRange, sortKey = 'SK'): { condition?: string; values: Item; ascending: boolean } | undefined {
+  const lowerId = range.min_id ?? range.since_id;
+  const lower = lowerId === undefined ? undefined : BigInt(lowerId) + 1n;
+  const upper = range.max_id === undefined ? undefined : BigInt(range.max_id) - 1n;
+  const ascending = range.min_id !== undefined;
+  if (lower !== undefined && lower > LARGEST) return undefined;
+  if (upper !== undefined && upper < 0n) return undefined;
+  if (lower !== undefined && upper !== undefined && lower > upper) return undefined;
+  const lo = lower === undefined ? undefined : padId(lower.toString());
+  const hi = upper === undefined ? undefined : padId((upper > LARGEST ? LARGEST : upper).toString());
+  if (lo !== undefined && hi !== undefined) return { condition: `${sortKey} BETWEEN :lo AND :hi`, values: { ':lo': lo, ':hi': hi }, ascending };
+  if (lo !== undefined) return { condition: `${sortKey} >= :lo`, values: { ':lo': lo }, ascending };
+  if (hi !== undefined) return { condition: `${sortKey} <= :hi`, values: { ':hi': hi }, ascending };
+  return { values: {}, ascending };
+}
+
+/** Newest-first order of ids (ascending when reading a min_id page). */
+const compareIds = (a: string, b: string) => {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x === y ? 0 : x < y ? -1 : 1;
+};
+
+/**
+ * Reads timeline entries from one or more partitions (a hashtag timeline with
+ * `any[]` merges several), in page order, de-duplicated by status id; each
+ * call to `next(n)` answers the following n entries, fewer only at the end.
+ */
+export function timelineEntries(partitions: string[], range: IdRange) {
+  const cond = idRangeCondition(range);
+  const ascending = cond?.ascending ?? false;
+  type Source = { pk: string; buffer: TimelineEntry[]; lastKey?: Item; done: boolean };
+  const sources: Source[] = [...new Set(partitions)].map((pk) => ({ pk, buffer: [], done: cond === undefined }));
+  const seen = new Set<string>();
+  const before = (a: TimelineEntry, b: TimelineEntry) => (ascending ? compareIds(a.statusId, b.statusId) < 0 : compareIds(a.statusId, b.statusId) > 0);
+
+  const fill = async (source: Source, want: number) => {
+    if (source.done || source.buffer.length >= want || !cond) return;
+    const input: Omit<QueryCommandInput, 'TableName'> = {
+      KeyConditionExpression: cond.condition ? `PK = :pk AND ${cond.condition}` : 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': source.pk, ...cond.values },
+      ScanIndexForward: ascending,
+      Limit: Math.max(want - source.buffer.length, 1),
+      ExclusiveStartKey: source.lastKey,
+    };
+    const page = await query(input, timelineEntry);
+    source.buffer.push(...page.items);
+    source.lastKey = page.lastKey;
+    source.done = page.lastKey === undefined;
+  };
+
+  return {
+    /** True once every partition has been read to its end and nothing is buffered. */
+    get exhausted() {
+      return sources.every((s) => s.done && s.buffer.length === 0);
+    },
+    async next(n: number): Promise<TimelineEntry[]> {
+      // Each partition holds at least n buffered entries (or is finished), so the
+      // n first of the merge are final; a partition needs more than one Query only
+      // when DynamoDB stops at its 1 MB page size.
+      for (;;) {
+        await Promise.all(sources.map((s) => fill(s, n)));
+        if (sources.every((s) => s.done || s.buffer.length >= n)) break;
+      }
+      const out: TimelineEntry[] = [];
+      while (out.length < n) {
+        let best: Source | undefined;
+        for (const s of sources) {
+          const head = s.buffer[0];
+          if (head && (!best || before(head, best.buffer[0]!))) best = s;
+        }
+        if (!best) break;
+        const entry = best.buffer.shift()!;
+        if (seen.has(entry.statusId)) continue;
+        seen.add(entry.statusId);
+        out.push(entry);
+      }
+      return out;
+    },
+  };
+}
+
+/** Bounds on what a filtered page (only_media, all[], none[]) may read: rounds, and entries per round. */
+export const MAX_FILTER_ROUNDS = 8;
+const MAX_ROUND_ENTRIES = 400;
+
+/**
+ * Reads entries until `limit` kept items are found, the partitions end, or the
+ * round bound is reached. `keep` turns a batch of entries into the items kept
+ * (in the same order), which may cost reads (statuses for tag filters). The
+ * first round reads exactly what is missing, so an unfiltered page is one
+ * Query; later rounds read twice as much each time, and a page cut back to
+ * `limit` pages on from its last item, so nothing is skipped.
+ */
+export async function collectPage<T>(
+  source: ReturnType<typeof timelineEntries>,
+  limit: number,
+  keep: (entries: TimelineEntry[]) => Promise<T[]> | T[],
+): Promise<T[]> {
+  const out: T[] = [];
+  for (let round = 0; out.length < limit && round < MAX_FILTER_ROUNDS && !source.exhausted; round++) {
+    const batch = await source.next(Math.min(MAX_ROUND_ENTRIES, (limit - out.length) * 2 ** round));
+    if (batch.length === 0) break;
+    out.push(...(await keep(batch)));
+  }
+  return out.slice(0, limit);
+}
+
+/** A page of an account's home feed, newest first (ascending then reversed for min_id). */
+export async function homeTimelinePage(ownerId: string, range: IdRange, limit: number, keep: (e: TimelineEntry) => boolean = () => true) {
+  const source = timelineEntries([keys.homePartition(ownerId)], range);
+  const entries = await collectPage(source, limit, (batch) => batch.filter(keep));
+  return range.min_id !== undefined ? entries.reverse() : entries;
+}
+
+// ---- fan-out writes ----
+
+/** One page of an account's followers (GSI1), with the key to continue from. */
+export async function followersPage(followedId: string, startKey?: Item, pageSize?: number): Promise<{ items: Follow[]; lastKey?: Item }> {
+  return query(
+    {
+      IndexName: GSI1,
+      Limit: pageSize,
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': gsi1.followersPartition(followedId) },
+      ExclusiveStartKey: startKey,
+    },
+    followItem,
+  );
+}
+
+/** Writes (or removes) home entries, 25 per BatchWrite, several batches in flight. */
+export async function writeHomeEntries(puts: ReturnType<typeof homeEntryRecord>[], deletes: { PK: string; SK: string }[] = [], parallel = 8): Promise<void> {
+  const chunk = 25;
+  const groups: { puts: typeof puts; deletes: typeof deletes }[] = [];
+  for (let i = 0; i < puts.length; i += chunk) groups.push({ puts: puts.slice(i, i + chunk), deletes: [] });
+  for (let i = 0; i < deletes.length; i += chunk) groups.push({ puts: [], deletes: deletes.slice(i, i + chunk) });
+  let next = 0;
+  const lane = async () => {
+    while (next < groups.length) {
+      const group = groups[next++]!;
+      await batchWrite(group.puts, group.deletes);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, groups.length) }, lane));
+}
+
+/** Which of `accountIds` follow `followedId`: their edges, in one batch read (100 keys per call). */
+export async function edgesTo(accountIds: string[], followedId: string): Promise<Map<string, Follow>> {
+  const found = await batchGet(accountIds.map((id) => keys.follow(id, followedId)), followItem);
+  const byFollower = new Map<string, Follow>();
+  for (const edge of found.values()) byFollower.set(edge.followerId, edge);
+  return byFollower;
+}
+
+export const homeEntryKey = (ownerId: string, statusId: string) => keys.homeEntry(ownerId, statusId);

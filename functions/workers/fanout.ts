@@ -1,0 +1,22 @@
+// Worker: the home-feed fan-out (DESIGN.md "Timelines are built on write").
+// `create` writes a status's home entries; `delete` removes them everywhere.
+import { z } from 'zod';
+import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
+import { worker } from '../../lib/queue/worker';
+
+const id = z.string().regex(/^\d{1,20}$/);
+
+export const fanoutMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('create'), statusId: id }),
+  z.object({ type: z.literal('delete'), statusId: id, accountId: id, mentionIds: z.array(id).default([]) }),
+]);
+export type FanoutMessage = z.infer<typeof fanoutMessage>;
+
+export async function processFanout(message: FanoutMessage): Promise<void> {
+  if (message.type === 'create') await fanOut(message.statusId);
+  else await fanOutDelete(message.statusId, message.accountId, message.mentionIds);
+}
+
+export { fanOut };
+
+export const handler = worker('fanout', fanoutMessage, processFanout);

@@ -1,0 +1,97 @@
+// Id-range queries over a list partition whose sort key is a padded id: the
+// `max_id` / `since_id` / `min_id` / `limit` page of Mastodon's list endpoints
+// as one key condition, newest first (`min_id` reads upward, then turns round).
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../http/link';
+import { ID_WIDTH, padId } from '../ids';
+import { query, type Item, type Parser } from './table';
+
+export type RangeTarget = {
+  index?: string;
+  partitionAttr: 'PK' | 'GSI1PK';
+  sortAttr: 'SK' | 'GSI1SK';
+  partition: string;
+};
+
+export type RangeFilter = {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+};
+
+const MAX_ID = 10n ** BigInt(ID_WIDTH) - 1n;
+
+/** The exclusive bounds of a page as inclusive padded sort keys; undefined when the range is empty. */
+function bounds(page: Page): { lo?: string; hi?: string } | undefined {
+  const lower = [page.since_id, page.min_id].filter((v): v is string => v !== undefined).map((v) => BigInt(v) + 1n);
+  const lo = lower.length > 0 ? lower.reduce((a, b) => (a > b ? a : b)) : undefined;
+  const hi = page.max_id !== undefined ? BigInt(page.max_id) - 1n : undefined;
+  if (hi !== undefined && hi < 0n) return undefined;
+  if (lo !== undefined && lo > MAX_ID) return undefined;
+  if (lo !== undefined && hi !== undefined && lo > hi) return undefined;
+  return { lo: lo === undefined ? undefined : padId(lo.toString()), hi: hi === undefined ? undefined : padId(hi.toString()) };
+}
+
+function keyCondition(target: RangeTarget, page: Page): Omit<QueryCommandInput, 'TableName'> | undefined {
+  const range = bounds(page);
+  if (!range) return undefined;
+  const values: Record<string, unknown> = { ':p': target.partition };
+  let condition = `${target.partitionAttr} = :p`;
+  if (range.lo !== undefined && range.hi !== undefined) {
+    condition += ` AND ${target.sortAttr} BETWEEN :lo AND :hi`;
+    Object.assign(values, { ':lo': range.lo, ':hi': range.hi });
+  } else if (range.lo !== undefined) {
+    condition += ` AND ${target.sortAttr} >= :lo`;
+    values[':lo'] = range.lo;
+  } else if (range.hi !== undefined) {
+    condition += ` AND ${target.sortAttr} <= :hi`;
+    values[':hi'] = range.hi;
+  }
+  return {
+    ...(target.index ? { IndexName: target.index } : {}),
+    KeyConditionExpression: condition,
+    ExpressionAttributeValues: values,
+    // min_id asks for the page immediately newer: read upward from it.
+    ScanIndexForward: page.min_id !== undefined,
+  };
+}
+
+/**
+ * One page of a list, newest first. Without a filter this is one Query. With a
+ * filter (or an `accept` step, e.g. visibility) it reads on until the page is
+ * full, the partition ends, or `maxCalls` Queries were made.
+ */
+export async function queryIdRange<T>(
+  target: RangeTarget,
+  page: Page,
+  parser: Parser<T>,
+  opts: { filter?: RangeFilter; accept?: (items: T[]) => Promise<T[]>; maxCalls?: number } = {},
+): Promise<T[]> {
+  const base = keyCondition(target, page);
+  if (!base || page.limit < 1) return [];
+  const filtered = opts.filter !== undefined || opts.accept !== undefined;
+  const input: Omit<QueryCommandInput, 'TableName'> = {
+    ...base,
+    ...(opts.filter
+      ? {
+          FilterExpression: opts.filter.expression,
+          ...(opts.filter.names ? { ExpressionAttributeNames: opts.filter.names } : {}),
+          ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...opts.filter.values },
+        }
+      : {}),
+    // A filtered read evaluates more items per call so that a page usually fills in one.
+    Limit: filtered ? Math.max(page.limit * 2, 40) : page.limit,
+  };
+  const out: T[] = [];
+  let start: Item | undefined;
+  let calls = 0;
+  const maxCalls = filtered ? opts.maxCalls ?? 5 : 1;
+  do {
+    const res = await query({ ...input, ExclusiveStartKey: start }, parser);
+    calls++;
+    out.push(...(opts.accept ? await opts.accept(res.items) : res.items));
+    start = res.lastKey;
+  } while (start && out.length < page.limit && calls < maxCalls);
+  const taken = out.slice(0, page.limit);
+  return page.min_id !== undefined ? taken.reverse() : taken;
+}

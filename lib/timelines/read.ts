@@ -1,0 +1,103 @@
+// Reading the home, public and hashtag timelines: which partitions, which
+// filters, and the page of statuses to render. Each page is one Query per
+// partition (more only when filters thin it out), one batch read of the
+// statuses, the visibility check and one rendering batch.
+import { z } from 'zod';
+import type { Account } from '../db/accounts';
+import { instanceSettings } from '../db/instance';
+import { keys } from '../db/keys';
+import { statusesByIds, type Status } from '../db/statuses';
+import { collectPage, homeTimelinePage, timelineEntries, type IdRange, type TimelineEntry } from '../db/timelines';
+import { requiresAuth } from '../errors';
+import { pageQuery } from '../http/link';
+import { booleanish } from '../http/validate';
+import { filterViewable } from '../statuses/visibility';
+
+export const timelineQuery = pageQuery(20, 40);
+
+export const homeQuery = timelineQuery.extend({ local: booleanish.default(false) });
+export type HomeQuery = z.infer<typeof homeQuery>;
+
+export const publicQuery = timelineQuery.extend({
+  local: booleanish.default(false),
+  only_media: booleanish.default(false),
+});
+export type PublicQuery = z.infer<typeof publicQuery>;
+
+/** Mastodon reads at most four tags per `any`/`all`/`none`. */
+export const TAGS_PER_MODE = 4;
+const TAG_MAX = 200;
+
+/** Hashtag names as stored: without `#`, NFKC-normalised, lower-cased. */
+export const normalizeTag = (name: string) => name.replace(/^#/, '').normalize('NFKC').toLowerCase();
+
+const tagName = z.string({ invalid_type_error: 'must be a string' }).max(TAG_MAX, `is too long (maximum is ${TAG_MAX} characters)`);
+const tagList = z
+  .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(tagName, { invalid_type_error: 'must be a list of tags' }))
+  .optional()
+  .transform((names) => [...new Set((names ?? []).map(normalizeTag).filter((n) => n !== ''))].slice(0, TAGS_PER_MODE));
+
+export const tagQuery = publicQuery.extend({
+  hashtag: tagName.min(1, "can't be blank").transform(normalizeTag),
+  any: tagList,
+  all: tagList,
+  none: tagList,
+});
+export type TagQuery = z.infer<typeof tagQuery>;
+
+/** Statuses in page order (newest first), read in one batch; deleted ones drop out. */
+async function statusesOf(entries: TimelineEntry[]): Promise<Status[]> {
+  const byId = await statusesByIds(entries.map((e) => e.statusId));
+  return entries.flatMap((e) => byId.get(e.statusId) ?? []);
+}
+
+/** What a timeline answers: the statuses to render and the ids the Link header pages from. */
+export type TimelinePage = { statuses: Status[]; newest?: string; oldest?: string };
+
+const pageOf = (statuses: Status[], ids: string[]): TimelinePage => ({ statuses, newest: ids[0], oldest: ids.at(-1) });
+
+const inPageOrder = <T>(items: T[], range: IdRange) => (range.min_id !== undefined ? items.reverse() : items);
+
+export async function homeTimeline(viewer: Account, input: HomeQuery): Promise<TimelinePage> {
+  const entries = await homeTimelinePage(viewer.id, input, input.limit, (e) => !input.local || e.local);
+  const statuses = await filterViewable(await statusesOf(entries), viewer);
+  // Paging follows the entries read, so entries whose status is gone never stall it.
+  return pageOf(statuses, entries.map((e) => e.statusId));
+}
+
+/** Public and hashtag timelines need a token when the instance turned public preview off. */
+export async function assertPublicPreview(viewer: Account | undefined, hasToken: boolean): Promise<void> {
+  if (hasToken || viewer) return;
+  const settings = await instanceSettings();
+  if (!settings.publicPreview) throw requiresAuth();
+}
+
+const entryFilter = (input: { only_media: boolean; local: boolean }) => (e: TimelineEntry) =>
+  (!input.only_media || e.hasMedia) && (!input.local || e.local);
+
+export async function publicTimeline(input: PublicQuery): Promise<TimelinePage> {
+  const source = timelineEntries([keys.publicPartition(input.local ? 'local' : 'all')], input);
+  const keep = entryFilter(input);
+  const entries = inPageOrder(await collectPage(source, input.limit, (batch) => batch.filter(keep)), input);
+  return pageOf(await statusesOf(entries), entries.map((e) => e.statusId));
+}
+
+/**
+ * A hashtag timeline as Mastodon's TagFeed: statuses tagged with the tag or any
+ * of `any[]`, having every tag of `all[]`, and none of `none[]`.
+ */
+export async function tagTimeline(input: TagQuery): Promise<TimelinePage> {
+  const tags = [input.hashtag, ...input.any];
+  const source = timelineEntries(tags.map((t) => keys.tagPartition(t)), input);
+  const keep = entryFilter(input);
+  const needsStatusTags = input.all.length > 0 || input.none.length > 0;
+  const passes = (s: Status) => input.all.every((t) => s.tags.includes(t)) && !input.none.some((t) => s.tags.includes(t));
+  const statuses = inPageOrder(
+    await collectPage(source, input.limit, async (batch) => {
+      const kept = await statusesOf(batch.filter(keep));
+      return needsStatusTags ? kept.filter(passes) : kept;
+    }),
+    input,
+  );
+  return pageOf(statuses, statuses.map((s) => s.id));
+}
