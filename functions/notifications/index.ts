@@ -1,0 +1,16 @@
+// GET /api/v1/notifications (https://docs.joinmastodon.org/methods/notifications/#get)
+import { notificationsPage } from '../../lib/db/notifications';
+import { http, json, type Ctx } from '../../lib/http';
+import { linkHeader } from '../../lib/http/link';
+import { linkQuery, notificationsQuery, requestedTypes, type NotificationsQuery } from '../../lib/notifications/query';
+import { renderNotifications } from '../../lib/render/notification';
+
+export async function run(input: NotificationsQuery, ctx: Ctx<'user'>) {
+  const page = await notificationsPage(ctx.account.id, input, { types: requestedTypes(input), fromAccountId: input.account_id });
+  const body = await renderNotifications(page, ctx.account);
+  // The Link follows the page as read, so notifications dropped from the body (deleted statuses) never stall paging.
+  const link = linkHeader(ctx.path, linkQuery(input, ctx.query), { newest: page[0]?.id, oldest: page.at(-1)?.id });
+  return json(body, 200, link ? { Link: link } : {});
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['read:notifications'], schema: notificationsQuery });

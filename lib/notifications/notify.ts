@@ -1,0 +1,39 @@
+// Writes the notification a `notify` message asks for, with Mastodon's
+// NotifyService rules that apply here: never for one's own action (except the
+// poll-ended notice to the poll's author), only to existing local accounts,
+// not about a status that is gone, and at most once per
+// (recipient, type, actor, status) however often the message is delivered.
+import { accountsByIds } from '../db/accounts';
+import { createNotification, statusTypes, type Notification, type NotificationType } from '../db/notifications';
+import { statusById } from '../db/statuses';
+import { nowIso } from '../db/table';
+import { newId } from '../ids';
+import { log } from '../log';
+
+export type NotifyRequest = {
+  type: NotificationType;
+  accountId: string;
+  fromAccountId: string;
+  statusId?: string;
+};
+
+export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status';
+
+export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
+  const { type, accountId, fromAccountId } = request;
+  if (accountId === fromAccountId && type !== 'poll') return 'self';
+  const statusId = statusTypes.includes(type) ? request.statusId ?? null : null;
+  if (statusTypes.includes(type)) {
+    if (!statusId || !(await statusById(statusId))) return 'no-status';
+  }
+  const accounts = await accountsByIds([accountId, fromAccountId]);
+  const recipient = accounts.get(accountId);
+  if (!recipient || recipient.domain !== null) return 'no-recipient';
+  if (!accounts.has(fromAccountId)) return 'no-actor';
+
+  const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
+  const created = await createNotification(notification);
+  if (!created) return 'duplicate';
+  log.debug('notification created', { id: notification.id, type, accountId });
+  return 'created';
+}

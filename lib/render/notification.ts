@@ -1,0 +1,60 @@
+// Notification entity (https://docs.joinmastodon.org/entities/Notification/),
+// Mastodon 3.5: id, type, created_at, account, and status for the status types.
+// A page costs one batch read of accounts, one of statuses (plus one of the
+// reblogged originals when a reblog notification names the reblog itself), and
+// the status renderer's own batch read. Notifications whose actor is gone, or
+// whose status was deleted or is no longer visible to the recipient, are dropped.
+import { accountsByIds, type Account } from '../db/accounts';
+import { statusTypes, type Notification } from '../db/notifications';
+import { statusesByIds, type Status } from '../db/statuses';
+import { filterViewable } from '../statuses/visibility';
+import { renderAccount } from './account';
+import { renderStatuses } from './status';
+
+/** The status a notification is about: for a reblog, the reblogged original (as Mastodon's target_status). */
+async function targetStatuses(notifications: Notification[]): Promise<Map<string, Status>> {
+  const ids = notifications.flatMap((n) => (statusTypes.includes(n.type) && n.statusId ? [n.statusId] : []));
+  if (ids.length === 0) return new Map();
+  const found = await statusesByIds(ids);
+  const originalIds = [...found.values()].flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : []));
+  const originals = originalIds.length > 0 ? await statusesByIds(originalIds) : new Map<string, Status>();
+  const targets = new Map<string, Status>();
+  for (const [id, status] of found) {
+    const target = status.reblogOfId ? originals.get(status.reblogOfId) : status;
+    if (target) targets.set(id, target);
+  }
+  return targets;
+}
+
+export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
+  if (notifications.length === 0) return [];
+  const [accounts, targets] = await Promise.all([
+    accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
+    targetStatuses(notifications),
+  ]);
+  const visible = await filterViewable([...new Map([...targets.values()].map((s) => [s.id, s])).values()], viewer);
+  // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
+  const renderedById = new Map((await renderStatuses(visible, viewer)).map((r) => [String(r.id), r]));
+
+  const out: Record<string, unknown>[] = [];
+  for (const n of notifications) {
+    const from = accounts.get(n.fromAccountId);
+    if (!from) continue;
+    const base = { id: n.id, type: n.type, created_at: n.createdAt, account: renderAccount(from) };
+    if (!statusTypes.includes(n.type)) {
+      out.push(base);
+      continue;
+    }
+    const target = n.statusId ? targets.get(n.statusId) : undefined;
+    const status = target ? renderedById.get(target.id) : undefined;
+    if (!status) continue;
+    out.push({ ...base, status });
+  }
+  return out;
+}
+
+/** One notification, or undefined when it would be dropped from a list. */
+export async function renderNotification(notification: Notification, viewer: Account): Promise<Record<string, unknown> | undefined> {
+  const [rendered] = await renderNotifications([notification], viewer);
+  return rendered;
+}
