@@ -2,7 +2,8 @@
 // is the contract between the status, timeline, interaction and notification code.
 import { z } from 'zod';
 import { gsi1, keys } from './keys';
-import { batchGet, getItem } from './table';
+import { accountsByIds, type Account } from './accounts';
+import { batchGet, expiresIn, getItem, queryAll, type TransactItem } from './table';
 
 export const visibilities = ['public', 'unlisted', 'private', 'direct'] as const;
 export type Visibility = (typeof visibilities)[number];
@@ -60,4 +61,92 @@ export async function statusesByIds(ids: string[]): Promise<Map<string, Status>>
   const byId = new Map<string, Status>();
   for (const status of found.values()) byId.set(status.id, status);
   return byId;
+}
+
+// ---- posting and deleting (lib/statuses/create.ts, lib/statuses/delete.ts) ----
+
+/** How long an Idempotency-Key is honoured (the spec's "up to 1 hour"). */
+export const IDEMPOTENCY_SECONDS = 3600;
+
+export const idempotencyItem = z.object({
+  accountId: z.string(),
+  statusId: z.string(),
+  /** TTL (seconds since the epoch); TTL deletion is lazy, so reads check it too. */
+  expiresAt: z.number().int(),
+});
+
+/** The status an account already posted with this key (its SHA-256) within the hour, if any. */
+export async function idempotentStatusId(accountId: string, keyHash: string): Promise<string | undefined> {
+  const found = await getItem(keys.idempotency(accountId, keyHash), idempotencyItem, true);
+  return found && found.expiresAt > Math.floor(Date.now() / 1000) ? found.statusId : undefined;
+}
+
+/** The idempotency item, written in the posting transaction: absent or expired, else the transaction fails. */
+export const putIdempotency = (accountId: string, keyHash: string, statusId: string): TransactItem => ({
+  Put: {
+    Item: { ...keys.idempotency(accountId, keyHash), ...idempotencyItem.parse({ accountId, statusId, expiresAt: expiresIn(IDEMPOTENCY_SECONDS) }) },
+    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now',
+    ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+  },
+});
+
+/** A reply under its parent's partition (for /context descendants). */
+export const replyItem = z.object({ statusId: z.string(), accountId: z.string(), parentId: z.string() });
+
+export const putReply = (status: Status & { inReplyToId: string }): TransactItem => ({
+  Put: { Item: { ...keys.reply(status.inReplyToId, status.id), ...replyItem.parse({ statusId: status.id, accountId: status.accountId, parentId: status.inReplyToId }) } },
+});
+
+/** Reply ids of a status, oldest first (every page). */
+export async function replyIdsOf(parentId: string): Promise<string[]> {
+  const replies = await queryAll(
+    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.repliesPartition(parentId) } },
+    replyItem,
+  );
+  return replies.map((r) => r.statusId);
+}
+
+/** The parent's repliesCount moves with its replies; never onto a parent that is gone. */
+export const countReply = (parentId: string, delta: 1 | -1): TransactItem => ({
+  Update: {
+    Key: keys.status(parentId),
+    UpdateExpression: 'ADD repliesCount :d',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':d': delta },
+  },
+});
+
+/** The author's statusesCount (and lastStatusAt when posting), and the instance's status count. */
+export const countAuthorStatus = (accountId: string, delta: 1 | -1, at?: string): TransactItem[] => [
+  {
+    Update: {
+      Key: keys.account(accountId),
+      UpdateExpression: at ? 'SET lastStatusAt = :at ADD statusesCount :d' : 'ADD statusesCount :d',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':d': delta, ...(at ? { ':at': at } : {}) },
+    },
+  },
+  { Update: { Key: keys.instanceStats(), UpdateExpression: 'ADD statusCount :d', ExpressionAttributeValues: { ':d': delta } } },
+];
+
+export const putStatus = (status: Status): TransactItem => ({ Put: { Item: statusRecord(status), ConditionExpression: 'attribute_not_exists(PK)' } });
+
+/** Deletes the status only if it is still there and owned by `accountId`. */
+export const deleteOwnStatus = (status: Status): TransactItem => ({
+  Delete: { Key: keys.status(status.id), ConditionExpression: 'accountId = :a', ExpressionAttributeValues: { ':a': status.accountId } },
+});
+
+export const deleteReply = (parentId: string, replyId: string): TransactItem => ({ Delete: { Key: keys.reply(parentId, replyId) } });
+
+const usernamePointer = z.object({ accountId: z.string() });
+
+/** Local accounts by username (case-insensitive), two batch reads; unknown usernames are absent. Keys are lower-cased. */
+export async function localAccountsByUsernames(usernames: string[]): Promise<Map<string, Account>> {
+  const lowered = [...new Set(usernames.map((u) => u.toLowerCase()))];
+  if (lowered.length === 0) return new Map();
+  const pointers = await batchGet(lowered.map(keys.username), usernamePointer);
+  const accounts = await accountsByIds([...new Set([...pointers.values()].map((p) => p.accountId))]);
+  const out = new Map<string, Account>();
+  for (const account of accounts.values()) if (!account.domain) out.set(account.username.toLowerCase(), account);
+  return out;
 }

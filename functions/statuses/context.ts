@@ -1,0 +1,21 @@
+// GET /api/v1/statuses/:id/context (https://docs.joinmastodon.org/methods/statuses/#context)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { renderStatuses } from '../../lib/render/status';
+import { statusContext } from '../../lib/statuses/context';
+import { viewableStatus } from '../../lib/statuses/visibility';
+
+export const statusContextInput = z.object({ id: z.string() });
+
+export async function run(input: z.infer<typeof statusContextInput>, ctx: Ctx<'optional'>) {
+  const status = await viewableStatus(input.id, ctx.account);
+  const { ancestors, descendants } = await statusContext(status, ctx.account);
+  const rendered = await renderStatuses([...ancestors, ...descendants], ctx.account);
+  const ancestorIds = new Set(ancestors.map((s) => s.id));
+  return {
+    ancestors: rendered.filter((s) => ancestorIds.has(String(s.id))),
+    descendants: rendered.filter((s) => !ancestorIds.has(String(s.id))),
+  };
+}
+
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema: statusContextInput });

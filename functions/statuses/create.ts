@@ -1,0 +1,59 @@
+// POST /api/v1/statuses (https://docs.joinmastodon.org/methods/statuses/#create)
+import { z } from 'zod';
+import { visibilities } from '../../lib/db/statuses';
+import { http, type Ctx } from '../../lib/http';
+import { booleanish, text } from '../../lib/http/validate';
+import { renderStatus } from '../../lib/render/status';
+import { postStatus } from '../../lib/statuses/create';
+
+/** Clients send null or '' for "not given" (Elk, Phanpy, Tusky). */
+const absent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
+const id = z.string({ invalid_type_error: 'must be a string' }).max(20, 'is not a valid id');
+/** Form bodies carry numbers as strings. */
+const integer = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+  z.number({ invalid_type_error: 'must be a number' }).int('must be an integer'),
+);
+
+export const createStatusInput = z.object({
+  // Far above the counted limit (URLs count 23 whatever their length); the counted limit is checked in lib.
+  status: absent(text(20_000)),
+  media_ids: z
+    .preprocess((v) => (typeof v === 'string' ? [v] : v === null ? undefined : v), z.array(id, { invalid_type_error: 'must be an array' }).max(20).optional())
+    .default([]),
+  poll: absent(
+    z.object(
+      {
+        options: absent(z.array(text(1000), { invalid_type_error: 'must be an array' }).max(20)),
+        expires_in: absent(integer),
+        multiple: absent(booleanish),
+        hide_totals: absent(booleanish),
+      },
+      { invalid_type_error: 'must be an object' },
+    ),
+  ),
+  in_reply_to_id: absent(id),
+  sensitive: absent(booleanish),
+  spoiler_text: absent(text(20_000)),
+  visibility: absent(z.enum(visibilities, { errorMap: () => ({ message: 'is not a valid visibility' }) })),
+  language: absent(z.string({ invalid_type_error: 'must be a string' }).max(10)),
+  scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),
+});
+
+export async function run(input: z.infer<typeof createStatusInput>, ctx: Ctx<'user'>) {
+  const { status } = await postStatus(ctx.account, ctx.token, {
+    status: input.status,
+    mediaIds: input.media_ids,
+    poll: input.poll && { options: input.poll.options, expiresIn: input.poll.expires_in, multiple: input.poll.multiple ?? false, hideTotals: input.poll.hide_totals ?? false },
+    inReplyToId: input.in_reply_to_id,
+    sensitive: input.sensitive,
+    spoilerText: input.spoiler_text ?? '',
+    visibility: input.visibility,
+    language: input.language,
+    scheduledAt: input.scheduled_at,
+    idempotencyKey: ctx.headers['idempotency-key'] || undefined,
+  });
+  return renderStatus(status, ctx.account);
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: createStatusInput });

@@ -1,0 +1,17 @@
+// DELETE /api/v1/statuses/:id (https://docs.joinmastodon.org/methods/statuses/#delete)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { renderStatus } from '../../lib/render/status';
+import { deleteStatus, ownStatus } from '../../lib/statuses/delete';
+
+export const deleteStatusInput = z.object({ id: z.string() });
+
+export async function run(input: z.infer<typeof deleteStatusInput>, ctx: Ctx<'user'>) {
+  const status = await ownStatus(ctx.account, input.id);
+  // Rendered before the delete, with the source `text`, attachments and poll, for delete-and-redraft.
+  const rendered = await renderStatus(status, ctx.account, { withSource: true });
+  await deleteStatus(ctx.account, status);
+  return rendered;
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: deleteStatusInput });

@@ -1,0 +1,251 @@
+// Posting a status (Mastodon's PostStatusService): the rules of the spec, the
+// text rendered once at posting time, and one transaction for everything that
+// must hold together (status, author's home entry, public and tag entries,
+// reply index and the parent's counter, the author's counters, media attach,
+// poll and its expiry bucket, the idempotency key). Fan-out and mention
+// notifications follow through the queues.
+import type { Account } from '../db/accounts';
+import { mediaByIds } from '../db/media';
+import { pollExpiryRecord, pollRecord, type Poll } from '../db/polls';
+import {
+  countAuthorStatus,
+  countReply,
+  idempotentStatusId,
+  localAccountsByUsernames,
+  putIdempotency,
+  putReply,
+  putStatus,
+  statusById,
+  type Status,
+  type Visibility,
+} from '../db/statuses';
+import { attachMediaItems } from '../db/media';
+import { homeEntryRecord, publicEntryRecords } from '../db/timelines';
+import { batchWrite, nowIso, transact, type TransactItem } from '../db/table';
+import type { Token } from '../db/tokens';
+import { sha256 } from '../crypto';
+import { notFound, unprocessable } from '../errors';
+import { newId } from '../ids';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { isLanguageCode } from '../text/languages';
+import {
+  extractEntities,
+  isLocalMention,
+  localMentionKey,
+  MAX_STATUS_LENGTH,
+  mentionsOf,
+  statusLength,
+  statusToHtml,
+  tagsOf,
+  type ResolvedMention,
+} from '../text/status';
+import { config } from '../config';
+import { viewableStatus } from './visibility';
+
+export const MAX_MEDIA = 4;
+export const POLL_LIMITS = { minOptions: 2, maxOptions: 4, maxOptionChars: 50, minExpiresIn: 300, maxExpiresIn: 2629746 };
+/** DynamoDB's transaction limit; tag entries beyond it are written right after. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+export type NewStatus = {
+  status?: string;
+  mediaIds: string[];
+  poll?: { options?: string[]; expiresIn?: number; multiple: boolean; hideTotals: boolean };
+  inReplyToId?: string;
+  sensitive?: boolean;
+  spoilerText: string;
+  visibility?: Visibility;
+  language?: string;
+  scheduledAt?: string;
+  idempotencyKey?: string;
+};
+
+const invalid = (message: string) => unprocessable(`Validation failed: ${message}`);
+
+type CheckedPoll = { options: string[]; expiresIn: number; multiple: boolean; hideTotals: boolean };
+
+/** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
+function checkRules(input: NewStatus): CheckedPoll | undefined {
+  if (input.scheduledAt !== undefined) throw unprocessable('Validation failed: Scheduled statuses are not supported yet');
+  const text = input.status ?? '';
+  const hasPoll = input.poll !== undefined && (input.poll.options !== undefined || input.poll.expiresIn !== undefined);
+  if (text.trim() === '' && input.mediaIds.length === 0) throw invalid("Text can't be blank");
+  if (input.mediaIds.length > MAX_MEDIA) throw invalid(`Cannot attach more than ${MAX_MEDIA} files`);
+  if (input.mediaIds.length > 0 && hasPoll) throw invalid('Cannot attach both files and a poll');
+  if (statusLength(text, input.spoilerText) > MAX_STATUS_LENGTH) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
+  if (input.language !== undefined && !isLanguageCode(input.language)) throw invalid('Language is not a valid language');
+  if (!hasPoll || !input.poll) return undefined;
+  const { options, expiresIn } = input.poll;
+  if (options === undefined) throw invalid("Poll options can't be blank");
+  if (expiresIn === undefined) throw invalid("Poll expires_in can't be blank");
+  if (options.length < POLL_LIMITS.minOptions) throw invalid('Poll options must have more than one item');
+  if (options.length > POLL_LIMITS.maxOptions) throw invalid(`Poll options can't contain more than ${POLL_LIMITS.maxOptions} items`);
+  if (options.some((o) => o.trim() === '')) throw invalid("Poll options can't be blank");
+  if (options.some((o) => [...o].length > POLL_LIMITS.maxOptionChars)) throw invalid(`Poll options cannot be longer than ${POLL_LIMITS.maxOptionChars} characters each`);
+  if (new Set(options.map((o) => o.trim())).size !== options.length) throw invalid('Poll options contain duplicate items');
+  if (expiresIn < POLL_LIMITS.minExpiresIn) throw invalid('Poll expires_at is too soon');
+  if (expiresIn > POLL_LIMITS.maxExpiresIn) throw invalid('Poll expires_at is too far into the future');
+  return { options: options.map((o) => o.trim()), expiresIn, multiple: input.poll.multiple, hideTotals: input.poll.hideTotals };
+}
+
+/** Own, unattached, processed attachments only; read first so the error can say which rule broke. */
+async function checkMedia(author: Account, mediaIds: string[]): Promise<void> {
+  if (mediaIds.length === 0) return;
+  if (new Set(mediaIds).size !== mediaIds.length) throw invalid('media_ids contains duplicate items');
+  const found = await mediaByIds(mediaIds);
+  for (const id of mediaIds) {
+    const media = found.get(id);
+    if (!media || media.accountId !== author.id || media.statusId) throw invalid(`media_ids ${id} is not one of your unattached media attachments`);
+    if (media.state !== 'ready') throw invalid('Cannot attach files that have not finished processing. Try again in a moment!');
+  }
+}
+
+async function resolveMentions(text: string): Promise<Map<string, ResolvedMention>> {
+  const local = mentionsOf(extractEntities(text)).filter(isLocalMention);
+  const accounts = await localAccountsByUsernames(local.map((m) => m.username));
+  const resolved = new Map<string, ResolvedMention>();
+  for (const account of accounts.values()) {
+    resolved.set(localMentionKey(account.username), {
+      id: account.id,
+      username: account.username,
+      acct: account.username,
+      url: `${config.baseUrl}/@${account.username}`,
+    });
+  }
+  return resolved;
+}
+
+/** Mentions in order of first appearance, each account once. */
+function mentionsInOrder(text: string, resolved: Map<string, ResolvedMention>): ResolvedMention[] {
+  const out = new Map<string, ResolvedMention>();
+  for (const m of mentionsOf(extractEntities(text))) {
+    const account = isLocalMention(m) ? resolved.get(localMentionKey(m.username)) : undefined;
+    if (account) out.set(account.id, account);
+  }
+  return [...out.values()];
+}
+
+async function existingStatus(accountId: string, keyHash: string): Promise<Status | undefined> {
+  const id = await idempotentStatusId(accountId, keyHash);
+  if (!id) return undefined;
+  const status = await statusById(id);
+  // The first status was deleted since: as in Mastodon, the key still names it, so nothing new is posted.
+  if (!status) throw notFound();
+  return status;
+}
+
+export type Posted = { status: Status; created: boolean };
+
+export async function postStatus(author: Account, token: Token, input: NewStatus): Promise<Posted> {
+  const keyHash = input.idempotencyKey ? sha256(input.idempotencyKey) : undefined;
+  if (keyHash) {
+    const existing = await existingStatus(author.id, keyHash);
+    if (existing) return { status: existing, created: false };
+  }
+  const pollInput = checkRules(input);
+  await checkMedia(author, input.mediaIds);
+  const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
+  if (parent?.reblogOfId) throw notFound();
+
+  const text = input.status ?? '';
+  const resolved = await resolveMentions(text);
+  const entities = extractEntities(text);
+  const now = nowIso();
+  const id = newId();
+  const poll: Poll | undefined = pollInput && {
+    id: newId(),
+    statusId: id,
+    accountId: author.id,
+    options: pollInput.options.map((title) => ({ title, votesCount: 0 })),
+    multiple: pollInput.multiple,
+    hideTotals: pollInput.hideTotals,
+    expiresAt: new Date(Date.now() + pollInput.expiresIn * 1000).toISOString(),
+    votesCount: 0,
+    votersCount: 0,
+    createdAt: now,
+  };
+  const status: Status = {
+    id,
+    accountId: author.id,
+    createdAt: now,
+    reblogOfId: null,
+    text,
+    contentHtml: statusToHtml(text, resolved),
+    spoilerText: input.spoilerText,
+    // A content warning always marks the status sensitive (Mastodon's Status#set_sensitive).
+    sensitive: (input.sensitive ?? author.sensitive) || input.spoilerText !== '',
+    visibility: input.visibility ?? author.privacy,
+    language: input.language?.toLowerCase() ?? author.language,
+    inReplyToId: parent?.id ?? null,
+    inReplyToAccountId: parent?.accountId ?? null,
+    conversationId: parent?.conversationId ?? id,
+    mentions: mentionsInOrder(text, resolved),
+    tags: tagsOf(entities),
+    mediaIds: input.mediaIds,
+    pollId: poll?.id ?? null,
+    applicationName: token.appName,
+    applicationWebsite: token.appWebsite,
+    repliesCount: 0,
+    reblogsCount: 0,
+    favouritesCount: 0,
+    editedAt: null,
+  };
+
+  const hasMedia = status.mediaIds.length > 0;
+  const items: TransactItem[] = [
+    putStatus(status),
+    { Put: { Item: homeEntryRecord(author.id, status, hasMedia) } },
+    ...countAuthorStatus(author.id, 1, now),
+  ];
+  const mediaAt = items.length;
+  items.push(...attachMediaItems(id, author.id, status.mediaIds));
+  let parentAt = -1;
+  if (parent && status.inReplyToId) {
+    items.push(putReply({ ...status, inReplyToId: status.inReplyToId }));
+    parentAt = items.length;
+    items.push(countReply(parent.id, 1));
+  }
+  if (poll) items.push({ Put: { Item: pollRecord(poll) } }, { Put: { Item: pollExpiryRecord(poll) } });
+  let keyAt = -1;
+  if (keyHash) {
+    keyAt = items.length;
+    items.push(putIdempotency(author.id, keyHash, id));
+  }
+  const entries = publicEntryRecords(status, hasMedia);
+  const room = MAX_TRANSACTION_ITEMS - items.length;
+  items.push(...entries.slice(0, room).map((Item): TransactItem => ({ Put: { Item } })));
+
+  const result = await transact(items);
+  if (!result.ok) {
+    if (keyHash && result.failed.includes(keyAt)) {
+      // The same key raced this request and won: answer its status.
+      const existing = await existingStatus(author.id, keyHash);
+      if (existing) return { status: existing, created: false };
+    }
+    if (result.failed.some((i) => i >= mediaAt && i < mediaAt + status.mediaIds.length)) {
+      throw invalid('media_ids must name your own media attachments that are not attached to another status');
+    }
+    if (result.failed.includes(parentAt)) throw notFound();
+    throw new Error(`posting status ${id}: transaction condition failed at ${result.failed.join(',')}`);
+  }
+  if (entries.length > room) await batchWrite(entries.slice(room));
+
+  await afterPosting(status);
+  return { status, created: true };
+}
+
+/** Fan-out to followers' homes and mention notifications; the status stands even if a queue is briefly unavailable. */
+async function afterPosting(status: Status): Promise<void> {
+  const messages: [Parameters<typeof enqueue>[0], unknown][] = [['fanout', { type: 'create', statusId: status.id }]];
+  for (const m of status.mentions) {
+    if (m.id !== status.accountId) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
+  }
+  for (const [queue, message] of messages) {
+    try {
+      await enqueue(queue, message);
+    } catch (err) {
+      log.error('enqueue after posting failed', { queue, statusId: status.id, err });
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// Status text as Mastodon 3.5 formats and counts it: http(s) URLs, @user and
+// @user@domain mentions and #hashtags are found with twitter-text (plus a pass
+// for @user@domain, which twitter-text does not know), overlapping entities
+// resolved earliest-first; everything else is escaped; blank lines make
+// paragraphs and single line breaks <br />.
+import twitterText from 'twitter-text';
+import { config } from '../config';
+import { escapeHtml, linkHtml } from './html';
+
+export type UrlEntity = { kind: 'url'; start: number; end: number; text: string; href: string };
+export type MentionEntity = { kind: 'mention'; start: number; end: number; username: string; domain: string | null };
+export type HashtagEntity = { kind: 'hashtag'; start: number; end: number; tag: string };
+export type Entity = UrlEntity | MentionEntity | HashtagEntity;
+
+/** A mention that resolved to an account: rendered as a link and recorded on the status. */
+export type ResolvedMention = { id: string; username: string; acct: string; url: string };
+
+const REL = 'nofollow noopener noreferrer';
+export const MAX_STATUS_LENGTH = 500;
+const URL_COUNTED_LENGTH = 23;
+
+/** Mastodon's username characters; twitter-text stops at 20 of them, Mastodon allows 30. */
+const USERNAME_TAIL = /^[a-z0-9_]+/i;
+/** @user@domain (a port is allowed, for local stacks such as localhost:3000). */
+const REMOTE_MENTION = /(?<=^|[^/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]*[a-z0-9_])?)@([\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*(?::\d{1,5})?)/giu;
+
+const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
+
+function asHttpUrl(candidate: string): string | undefined {
+  if (!/^https?:\/\//i.test(candidate)) return undefined;
+  try {
+    const url = new URL(candidate);
+    return url.hostname ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hashtag names as stored and keyed: NFKC, lower-cased. */
+export const normalizeTag = (tag: string) => tag.normalize('NFKC').toLowerCase();
+
+/** Entities in order of position, none overlapping. */
+export function extractEntities(raw: string): Entity[] {
+  const text = normalizeNewlines(raw);
+  const found: Entity[] = [];
+  for (const u of twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
+    const href = asHttpUrl(u.url);
+    if (href) found.push({ kind: 'url', start: u.indices[0], end: u.indices[1], text: u.url, href });
+  }
+  for (const m of text.matchAll(REMOTE_MENTION)) {
+    const [all, username = '', domain = ''] = m;
+    const start = m.index ?? 0;
+    found.push({ kind: 'mention', start, end: start + all.length, username, domain: domain.toLowerCase() });
+  }
+  for (const m of twitterText.extractMentionsWithIndices(text)) {
+    const [start, end] = m.indices;
+    const tail = USERNAME_TAIL.exec(text.slice(end))?.[0] ?? '';
+    if (text[end + tail.length] === '@') continue; // @user@domain, found above
+    found.push({ kind: 'mention', start, end: end + tail.length, username: m.screenName + tail, domain: null });
+  }
+  for (const h of twitterText.extractHashtagsWithIndices(text)) {
+    found.push({ kind: 'hashtag', start: h.indices[0], end: h.indices[1], tag: h.hashtag });
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Entity[] = [];
+  let reached = 0;
+  for (const e of found) {
+    if (e.start < reached) continue;
+    out.push(e);
+    reached = e.end;
+  }
+  return out;
+}
+
+/** Is this mention addressed to this server (no domain, or our own)? */
+export const isLocalMention = (m: MentionEntity) => m.domain === null || m.domain === config.domain.toLowerCase();
+
+export const mentionsOf = (entities: Entity[]) => entities.flatMap((e) => (e.kind === 'mention' ? [e] : []));
+
+/** Distinct normalized hashtags, in order of first use. */
+export const tagsOf = (entities: Entity[]) => [...new Set(entities.flatMap((e) => (e.kind === 'hashtag' ? [normalizeTag(e.tag)] : [])))];
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const graphemeLength = (text: string) => {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+};
+
+/**
+ * Mastodon's StatusLengthValidator: spoiler text plus text, in grapheme
+ * clusters, every URL counted as 23 characters and a remote mention as its
+ * `@username` part only.
+ */
+export function statusLength(text: string, spoilerText = ''): number {
+  const normalized = normalizeNewlines(text);
+  let countable = '';
+  let at = 0;
+  for (const e of extractEntities(normalized)) {
+    if (e.kind === 'hashtag') continue;
+    countable += normalized.slice(at, e.start) + (e.kind === 'url' ? 'x'.repeat(URL_COUNTED_LENGTH) : `@${e.username}`);
+    at = e.end;
+  }
+  countable += normalized.slice(at);
+  return graphemeLength(spoilerText) + graphemeLength(countable);
+}
+
+const mentionKey = (username: string, domain: string | null) => `${username.toLowerCase()}@${domain ?? ''}`;
+/** The lookup key of a resolved local account in the map given to `statusToHtml`. */
+export const localMentionKey = (username: string) => mentionKey(username, null);
+
+function entityHtml(e: Entity, source: string, resolved: Map<string, ResolvedMention>): string {
+  switch (e.kind) {
+    case 'url':
+      return linkHtml({ kind: 'url', text: e.text, href: e.href }, REL);
+    case 'hashtag':
+      return `<a href="${escapeHtml(`${config.baseUrl}/tags/${encodeURIComponent(e.tag)}`)}" class="mention hashtag" rel="tag">#<span>${escapeHtml(e.tag)}</span></a>`;
+    case 'mention': {
+      const account = isLocalMention(e) ? resolved.get(localMentionKey(e.username)) : undefined;
+      if (!account) return escapeHtml(source.slice(e.start, e.end));
+      return `<span class="h-card"><a href="${escapeHtml(account.url)}" class="u-url mention">@<span>${escapeHtml(account.username)}</span></a></span>`;
+    }
+  }
+}
+
+/**
+ * The HTML of a status. `resolved` maps `localMentionKey(username)` to the
+ * local accounts that exist; other mentions stay as plain text.
+ */
+export function statusToHtml(raw: string, resolved: Map<string, ResolvedMention>): string {
+  const text = normalizeNewlines(raw).trim();
+  if (text === '') return '';
+  let html = '';
+  let at = 0;
+  for (const e of extractEntities(text)) {
+    html += escapeHtml(text.slice(at, e.start)) + entityHtml(e, text, resolved);
+    at = e.end;
+  }
+  html += escapeHtml(text.slice(at));
+  return html
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${paragraph.replace(/\n/g, '<br />')}</p>`)
+    .join('');
+}
