@@ -105,6 +105,13 @@ export const keys = {
   /** Polls to close: one partition per minute bucket (YYYY-MM-DDTHH:MM) read by the sweeper. */
   pollExpiry: (minute: string, pollId: string): Key => ({ PK: `POLL_EXPIRY#${minute}`, SK: padId(pollId) }),
   pollExpiryPartition: (minute: string) => `POLL_EXPIRY#${minute}`,
+  /** At most one notification per (recipient, type, actor, status): written with the notification, removed with it. */
+  notificationOnce: (accountId: string, type: string, fromAccountId: string, statusId: string | null): Key => ({
+    PK: `NOTIF_ONCE#${padId(accountId)}#${type}#${padId(fromAccountId)}#${statusId ? padId(statusId) : '-'}`,
+    SK: 'NOTIF_ONCE',
+  }),
+  /** The sweeper's watermark per job (`POLLS`: the last poll-expiry minute fully processed). */
+  sweeperWatermark: (job: string): Key => ({ PK: 'SWEEPER', SK: job }),
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */
@@ -124,6 +131,9 @@ export const gsi1 = {
   /** Follow requests received by a locked account (GSI1 on the request item), by request id. */
   followRequestReceived: (targetId: string, requestId: string) => ({ GSI1PK: `FOLLOW_REQUESTS#${padId(targetId)}`, GSI1SK: padId(requestId) }),
   followRequestsPartition: (targetId: string) => `FOLLOW_REQUESTS#${padId(targetId)}`,
+  /** Local usernames, lower-cased, for prefix search (GSI1 on the username claim item). */
+  usernameIndex: (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: lower(username) }),
+  usernamesPartition: 'USERNAMES',
 };
 
 export const GSI1 = 'GSI1';

@@ -76,3 +76,130 @@ export async function anAuthorizationCode(opts: {
     opts.accountId,
   );
 }
+
+// ---- notifications and sweeper: statuses and polls stored directly (polls already past their end cannot be posted) ----
+export async function aStoredStatus(author: Account, overrides: Partial<import('../../lib/db/statuses').Status> = {}) {
+  const { statusItem, statusRecord } = await import('../../lib/db/statuses');
+  const { putItem } = await import('../../lib/db/table');
+  const id = overrides.id ?? newId();
+  const status = statusItem.parse({
+    id,
+    accountId: author.id,
+    createdAt: new Date().toISOString(),
+    visibility: 'public',
+    conversationId: id,
+    text: 'hello',
+    contentHtml: '<p>hello</p>',
+    ...overrides,
+  });
+  await putItem(statusRecord(status));
+  return status;
+}
+
+/** A status with a poll ending at `expiresAt`, its sweeper bucket entry, and one vote (option 0) per voter. */
+export async function aStoredPoll(author: Account, opts: { expiresAt: Date; voters?: Account[]; visibility?: 'public' | 'private' }) {
+  const { pollExpiryRecord, pollRecord, pollVoteItem } = await import('../../lib/db/polls');
+  const { keys } = await import('../../lib/db/keys');
+  const { batchWrite } = await import('../../lib/db/table');
+  const pollId = newId();
+  const status = await aStoredStatus(author, { pollId, visibility: opts.visibility ?? 'public' });
+  const voters = opts.voters ?? [];
+  const poll = {
+    id: pollId,
+    statusId: status.id,
+    accountId: author.id,
+    options: [{ title: 'yes', votesCount: voters.length }, { title: 'no', votesCount: 0 }],
+    multiple: false,
+    hideTotals: false,
+    expiresAt: opts.expiresAt.toISOString(),
+    votesCount: voters.length,
+    votersCount: voters.length,
+    createdAt: new Date().toISOString(),
+  };
+  const votes = voters.map((v) => ({
+    ...keys.pollVote(pollId, v.id),
+    ...pollVoteItem.parse({ pollId, accountId: v.id, choices: [0], createdAt: new Date().toISOString() }),
+  }));
+  await batchWrite([pollRecord(poll), pollExpiryRecord(pollRecord(poll)), ...votes]);
+  return { status, poll: pollRecord(poll) };
+}
+
+// ---- timelines and fan-out: statuses stored as the posting transaction stores them, and follow edges ----
+/** A status with what posting writes at once: the status, its author's home entry, its public and tag entries. */
+export async function aPostedStatus(author: Account, overrides: Partial<import('../../lib/db/statuses').Status> = {}) {
+  const { statusItem, statusRecord } = await import('../../lib/db/statuses');
+  const { homeEntryRecord, publicEntryRecords } = await import('../../lib/db/timelines');
+  const { batchWrite } = await import('../../lib/db/table');
+  const id = overrides.id ?? newId();
+  const status = statusItem.parse({
+    id,
+    accountId: author.id,
+    createdAt: new Date().toISOString(),
+    visibility: 'public',
+    conversationId: id,
+    text: `status ${id}`,
+    contentHtml: `<p>status ${id}</p>`,
+    ...overrides,
+  });
+  const hasMedia = status.mediaIds.length > 0;
+  await batchWrite([statusRecord(status), homeEntryRecord(author.id, status, hasMedia), ...publicEntryRecords(status, hasMedia)]);
+  return status;
+}
+
+/** A reblog of `original` by `reblogger`, stored as the reblog endpoint stores it. */
+export async function aPostedReblog(reblogger: Account, original: import('../../lib/db/statuses').Status) {
+  const id = newId();
+  return aPostedStatus(reblogger, { id, reblogOfId: original.id, visibility: original.visibility, text: '', contentHtml: '', conversationId: original.conversationId });
+}
+
+/** `follower` follows `followed` (an accepted edge, as the follow endpoint writes it). */
+export async function aFollow(follower: Account, followed: Account, opts: { showReblogs?: boolean } = {}) {
+  const { followRecord } = await import('../../lib/db/follows');
+  const { putItem } = await import('../../lib/db/table');
+  const follow = { id: newId(), followerId: follower.id, followedId: followed.id, showReblogs: opts.showReblogs ?? true, notify: false, createdAt: new Date().toISOString() };
+  await putItem(followRecord(follow));
+  return follow;
+}
+
+// ---- statuses: media attachments stored as the media endpoints leave them ----
+/** A media attachment of `owner` (ready and unattached unless told otherwise). */
+export async function aMediaAttachment(owner: Account, opts: Partial<{ state: 'processing' | 'ready' | 'failed'; statusId: string | null; description: string }> = {}) {
+  const { mediaItem } = await import('../../lib/db/media');
+  const { keys } = await import('../../lib/db/keys');
+  const { putItem } = await import('../../lib/db/table');
+  const id = newId();
+  const media = mediaItem.parse({
+    id,
+    accountId: owner.id,
+    type: 'image',
+    fileKey: `media_attachments/files/${id}/original.png`,
+    previewKey: `media_attachments/files/${id}/small.png`,
+    contentType: 'image/png',
+    fileSize: 100,
+    original: { width: 10, height: 10 },
+    small: { width: 10, height: 10 },
+    description: opts.description ?? null,
+    statusId: opts.statusId ?? null,
+    state: opts.state ?? 'ready',
+    createdAt: new Date().toISOString(),
+  });
+  await putItem({ ...keys.media(id), ...media });
+  return media;
+}
+
+// ---- social graph: accounts that never sign in (no password hashing, so many are cheap) ----
+/** A confirmed, approved local account without a usable password or token. */
+export async function aBareAccount(opts: Partial<{ username: string; displayName: string; approved: boolean }> = {}): Promise<Account> {
+  const username = opts.username ?? `acct_${unique()}`.slice(0, 30);
+  const created = await createLocalAccount({
+    id: newId(),
+    username,
+    email: `${username}@example.com`,
+    passwordHash: 'not-a-password-hash',
+    confirmedAt: new Date().toISOString(),
+    approved: opts.approved ?? true,
+    displayName: opts.displayName,
+  });
+  if (!created.ok) throw new Error(`fixture: ${created.taken} taken`);
+  return created.account;
+}
