@@ -87,7 +87,7 @@ export async function createLocalAccount(
   const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now });
   const pending = account.approved ? {} : gsi1.pendingAccount(account.id);
   const result = await transact([
-    { Put: { Item: { ...keys.username(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.username(account.username), ...gsi1.usernameIndex(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.email(account.email ?? ''), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),

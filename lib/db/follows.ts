@@ -2,8 +2,11 @@
 // the other way through GSI1. The schema and the batch edge lookup are shared
 // by visibility rules, relationships and the fan-out.
 import { z } from 'zod';
-import { gsi1, keys } from './keys';
-import { batchGet, getItem } from './table';
+import type { Page } from '../http/link';
+import { accountItem, type Account } from './accounts';
+import { queryIdRange } from './id_range';
+import { GSI1, gsi1, keys, type Key } from './keys';
+import { batchGet, getItem, keyString, parseItem, transact, updateItem, type Parser, type TransactItem } from './table';
 
 export const followItem = z.object({
   id: z.string(),
@@ -31,3 +34,148 @@ export async function followEdges(followerId: string, followedIds: string[]): Pr
   for (const edge of found.values()) byFollowed.set(edge.followedId, edge);
   return byFollowed;
 }
+
+// ---- follow requests, follow/unfollow transactions, relationship reads, lists ----
+
+/** A pending request to follow a locked account; becomes a follow edge when authorized. */
+export const followRequestItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  targetAccountId: z.string(),
+  showReblogs: z.boolean().default(true),
+  notify: z.boolean().default(false),
+  createdAt: z.string(),
+});
+export type FollowRequest = z.infer<typeof followRequestItem>;
+
+export const followRequestRecord = (request: FollowRequest) => ({
+  ...keys.followRequest(request.accountId, request.targetAccountId),
+  ...gsi1.followRequestReceived(request.targetAccountId, request.id),
+  ...followRequestItem.parse(request),
+});
+
+const bump = (accountId: string, counter: 'followersCount' | 'followingCount' | 'followRequestsCount', by: 1 | -1): TransactItem => ({
+  Update: {
+    Key: keys.account(accountId),
+    UpdateExpression: 'ADD #c :by',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#c': counter },
+    ExpressionAttributeValues: { ':by': by },
+  },
+});
+
+/**
+ * Writes a follow edge and both counters in one transaction. Answers false,
+ * having written nothing, when the edge already exists (or an account vanished).
+ */
+export async function createFollow(follow: Follow): Promise<boolean> {
+  const result = await transact([
+    { Put: { Item: followRecord(follow), ConditionExpression: 'attribute_not_exists(PK)' } },
+    bump(follow.followerId, 'followingCount', 1),
+    bump(follow.followedId, 'followersCount', 1),
+  ]);
+  return result.ok;
+}
+
+/**
+ * Writes a follow request and the target's request counter in one transaction,
+ * unless the requester already follows the target or already asked.
+ */
+export async function createFollowRequest(request: FollowRequest): Promise<boolean> {
+  const result = await transact([
+    { Put: { Item: followRequestRecord(request), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { ConditionCheck: { Key: keys.follow(request.accountId, request.targetAccountId), ConditionExpression: 'attribute_not_exists(PK)' } },
+    bump(request.targetAccountId, 'followRequestsCount', 1),
+  ]);
+  return result.ok;
+}
+
+export type FollowOptions = { showReblogs?: boolean; notify?: boolean };
+
+/** Changes the options given (only those) on an existing edge or request; undefined if it is gone. */
+async function setOptions<T>(key: Key, parser: Parser<T>, options: FollowOptions): Promise<T | undefined> {
+  const entries = Object.entries(options).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return getItem(key, parser, true);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = entries.map(([k, v], i) => {
+    names[`#o${i}`] = k;
+    values[`:o${i}`] = v;
+    return `#o${i} = :o${i}`;
+  });
+  return updateItem(
+    { Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+    parser,
+  );
+}
+
+export const setFollowOptions = (followerId: string, followedId: string, options: FollowOptions) =>
+  setOptions(keys.follow(followerId, followedId), followItem, options);
+
+export const setFollowRequestOptions = (requesterId: string, targetId: string, options: FollowOptions) =>
+  setOptions(keys.followRequest(requesterId, targetId), followRequestItem, options);
+
+/** Deletes the edge and decrements both counters, only if the edge existed. Answers whether it did. */
+export async function deleteFollow(followerId: string, followedId: string): Promise<boolean> {
+  const result = await transact([
+    { Delete: { Key: keys.follow(followerId, followedId), ConditionExpression: 'attribute_exists(PK)' } },
+    bump(followerId, 'followingCount', -1),
+    bump(followedId, 'followersCount', -1),
+  ]);
+  return result.ok;
+}
+
+/** Withdraws a pending request and decrements the target's request counter, only if it existed. */
+export async function deleteFollowRequest(requesterId: string, targetId: string): Promise<boolean> {
+  const result = await transact([
+    { Delete: { Key: keys.followRequest(requesterId, targetId), ConditionExpression: 'attribute_exists(PK)' } },
+    bump(targetId, 'followRequestsCount', -1),
+  ]);
+  return result.ok;
+}
+
+/** Everything a Relationship needs between `viewerId` and each of `ids`. */
+export type GraphState = {
+  account: Account | undefined;
+  following: Follow | undefined;
+  followedBy: Follow | undefined;
+  requested: FollowRequest | undefined;
+  requestedBy: FollowRequest | undefined;
+};
+
+const anyItem = z.record(z.unknown());
+
+/**
+ * One batch read for the accounts, the edges in both directions and the pending
+ * requests in both directions between the viewer and each id.
+ */
+export async function graphStates(viewerId: string, ids: string[]): Promise<Map<string, GraphState>> {
+  const wanted = ids.flatMap((id) => [
+    keys.account(id),
+    keys.follow(viewerId, id),
+    keys.follow(id, viewerId),
+    keys.followRequest(viewerId, id),
+    keys.followRequest(id, viewerId),
+  ]);
+  const found = await batchGet(wanted, anyItem);
+  const read = <T>(key: Key, parser: Parser<T>): T | undefined => parseItem(parser, found.get(keyString(key)));
+  const states = new Map<string, GraphState>();
+  for (const id of ids) {
+    states.set(id, {
+      account: read(keys.account(id), accountItem),
+      following: read(keys.follow(viewerId, id), followItem),
+      followedBy: read(keys.follow(id, viewerId), followItem),
+      requested: read(keys.followRequest(viewerId, id), followRequestItem),
+      requestedBy: read(keys.followRequest(id, viewerId), followRequestItem),
+    });
+  }
+  return states;
+}
+
+/** Accounts `accountId` follows, newest account id first (the edge's sort key is the followed id). */
+export const followingPage = (accountId: string, page: Page): Promise<Follow[]> =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.followingPartition(accountId) }, page, followItem);
+
+/** Accounts following `accountId`, newest account id first (GSI1 inverts the edge). */
+export const followersPage = (accountId: string, page: Page): Promise<Follow[]> =>
+  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followersPartition(accountId) }, page, followItem);

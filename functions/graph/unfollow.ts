@@ -1,0 +1,12 @@
+// POST /api/v1/accounts/:id/unfollow (https://docs.joinmastodon.org/methods/accounts/#unfollow)
+import { z } from 'zod';
+import { unfollow } from '../../lib/graph/follow';
+import { http, type Ctx } from '../../lib/http';
+
+export const unfollowInput = z.object({ id: z.string() });
+
+export async function run(input: z.infer<typeof unfollowInput>, ctx: Ctx<'user'>) {
+  return unfollow(ctx.account, input.id);
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema: unfollowInput });

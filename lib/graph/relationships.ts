@@ -1,0 +1,45 @@
+// Relationship entity (https://docs.joinmastodon.org/entities/Relationship/) between
+// the viewer and other accounts. Blocks, mutes, domain blocks, endorsements and
+// notes come in a later issue: false / '' until then.
+import { isVisible } from '../accounts/lookup';
+import type { Account } from '../db/accounts';
+import { graphStates, type GraphState } from '../db/follows';
+import { isId } from '../ids';
+
+/** At most this many ids are answered per request; further ids are ignored. */
+export const RELATIONSHIPS_LIMIT = 40;
+
+export function renderRelationship(id: string, state: Omit<GraphState, 'account'>) {
+  const options = state.following ?? state.requested;
+  return {
+    id,
+    following: state.following !== undefined,
+    showing_reblogs: options?.showReblogs ?? false,
+    notifying: options?.notify ?? false,
+    followed_by: state.followedBy !== undefined,
+    blocking: false,
+    blocked_by: false,
+    muting: false,
+    muting_notifications: false,
+    requested: state.requested !== undefined,
+    requested_by: state.requestedBy !== undefined,
+    domain_blocking: false,
+    endorsed: false,
+    note: '',
+  };
+}
+export type Relationship = ReturnType<typeof renderRelationship>;
+
+/**
+ * Relationships with the accounts among `ids` that exist (unknown and malformed
+ * ids are left out, as Mastodon does), in the order asked, each id once.
+ */
+export async function relationshipsOf(viewer: Account, ids: string[]): Promise<Relationship[]> {
+  const wanted = [...new Set(ids.filter(isId).map((id) => BigInt(id).toString()))].slice(0, RELATIONSHIPS_LIMIT);
+  if (wanted.length === 0) return [];
+  const states = await graphStates(viewer.id, wanted);
+  return wanted.flatMap((id) => {
+    const state = states.get(id);
+    return state?.account && isVisible(state.account) ? [renderRelationship(id, state)] : [];
+  });
+}
