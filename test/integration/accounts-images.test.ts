@@ -3,20 +3,9 @@ import sharp from 'sharp';
 import { handler as update } from '../../functions/accounts/update_credentials';
 import { accountById } from '../../lib/db/accounts';
 import { call } from '../support/http';
+import { multipart, type Part } from '../support/multipart';
 import { aUser } from '../support/factories';
 
-type Part = string | { data: Buffer; filename: string; type: string };
-
-/** A multipart/form-data body as a browser or client library sends it (boundary chosen by the platform). */
-async function multipart(parts: Record<string, Part>): Promise<{ data: Buffer; contentType: string }> {
-  const form = new FormData();
-  for (const [name, part] of Object.entries(parts)) {
-    if (typeof part === 'string') form.append(name, part);
-    else form.append(name, new Blob([part.data], { type: part.type }), part.filename);
-  }
-  const encoded = new Response(form);
-  return { data: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
-}
 
 const upload = async (token: string, parts: Record<string, Part>) =>
   call(update, { method: 'PATCH', path: '/api/v1/accounts/update_credentials', token, body: await multipart(parts) });

@@ -10,20 +10,9 @@ import { dynamo, s3 } from '../../lib/aws';
 import { mediaById } from '../../lib/db/media';
 import { createAttachment } from '../../lib/media/attachments';
 import { call } from '../support/http';
+import { multipart, type Part } from '../support/multipart';
 import { anAppToken, aUser } from '../support/factories';
 
-type Part = string | { data: Buffer; filename: string; type: string };
-
-/** A multipart/form-data body as a client library sends it (boundary chosen by the platform). */
-async function multipart(parts: Record<string, Part>): Promise<{ data: Buffer; contentType: string }> {
-  const form = new FormData();
-  for (const [name, part] of Object.entries(parts)) {
-    if (typeof part === 'string') form.append(name, part);
-    else form.append(name, new Blob([part.data], { type: part.type }), part.filename);
-  }
-  const encoded = new Response(form);
-  return { data: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
-}
 
 const upload = async (token: string, parts: Record<string, Part>, version: 1 | 2 = 1) =>
   call(version === 1 ? createV1 : createV2, { method: 'POST', path: `/api/v${version}/media`, token, body: await multipart(parts) });

@@ -7,19 +7,9 @@ import { attachMediaItems, createMedia, mediaById } from '../../lib/db/media';
 import { transact } from '../../lib/db/table';
 import { newId } from '../../lib/ids';
 import { call } from '../support/http';
+import { multipart, type Part } from '../support/multipart';
 import { anAppToken, aUser } from '../support/factories';
 
-type Part = string | { data: Buffer; filename: string; type: string };
-
-async function multipart(parts: Record<string, Part>): Promise<{ data: Buffer; contentType: string }> {
-  const form = new FormData();
-  for (const [name, part] of Object.entries(parts)) {
-    if (typeof part === 'string') form.append(name, part);
-    else form.append(name, new Blob([part.data], { type: part.type }), part.filename);
-  }
-  const encoded = new Response(form);
-  return { data: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? '' };
-}
 
 /** An attachment uploaded through the endpoint, as a client would. */
 async function anAttachment(token: string, parts: Record<string, string> = {}) {
