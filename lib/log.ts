@@ -1,8 +1,8 @@
 // One structured logger: JSON lines on stdout (CloudWatch in AWS, the terminal locally).
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-const threshold = (): number => order[(process.env.LOG_LEVEL as Level) || 'info'] ?? 20;
+const threshold = (): number => order[(process.env.LOG_LEVEL as Level | 'silent') || 'info'] ?? 20;
 
 const write = (level: Level, msg: string, fields: Record<string, unknown> = {}) => {
   if (order[level] < threshold()) return;
