@@ -5,6 +5,8 @@ import { http, type Ctx } from '../../lib/http';
 import { booleanish, text } from '../../lib/http/validate';
 import { renderStatus } from '../../lib/render/status';
 import { postStatus } from '../../lib/statuses/create';
+import { renderScheduledStatus } from '../../lib/render/scheduled_status';
+import { scheduleStatus } from '../../lib/statuses/scheduled';
 
 /** Clients send null or '' for "not given" (Elk, Phanpy, Tusky). */
 const absent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
@@ -41,7 +43,7 @@ export const createStatusInput = z.object({
 });
 
 export async function run(input: z.infer<typeof createStatusInput>, ctx: Ctx<'user'>) {
-  const { status } = await postStatus(ctx.account, ctx.token, {
+  const params = {
     status: input.status,
     mediaIds: input.media_ids,
     poll: input.poll && { options: input.poll.options, expiresIn: input.poll.expires_in, multiple: input.poll.multiple ?? false, hideTotals: input.poll.hide_totals ?? false },
@@ -50,9 +52,13 @@ export async function run(input: z.infer<typeof createStatusInput>, ctx: Ctx<'us
     spoilerText: input.spoiler_text ?? '',
     visibility: input.visibility,
     language: input.language,
-    scheduledAt: input.scheduled_at,
     idempotencyKey: ctx.headers['idempotency-key'] || undefined,
-  });
+  };
+  // With `scheduled_at`, a ScheduledStatus is stored and answered instead (published later by the sweeper).
+  if (input.scheduled_at !== undefined) {
+    return renderScheduledStatus(await scheduleStatus(ctx.account, ctx.token, { ...params, scheduledAt: input.scheduled_at }));
+  }
+  const { status } = await postStatus(ctx.account, ctx.token, params);
   return renderStatus(status, ctx.account);
 }
 

@@ -5,7 +5,7 @@ import { timelineReply } from '../../lib/timelines/respond';
 
 export async function run(input: PublicQuery, ctx: Ctx<'optional'>) {
   await assertPublicPreview(ctx.account, ctx.token !== undefined);
-  const page = await publicTimeline(input);
+  const page = await publicTimeline(input, ctx.account);
   return timelineReply(page, ctx.account, ctx.path, ctx.query);
 }
 

@@ -5,7 +5,7 @@ import { timelineReply } from '../../lib/timelines/respond';
 
 export async function run(input: TagQuery, ctx: Ctx<'optional'>) {
   await assertPublicPreview(ctx.account, ctx.token !== undefined);
-  const page = await tagTimeline(input);
+  const page = await tagTimeline(input, ctx.account);
   return timelineReply(page, ctx.account, ctx.path, ctx.query);
 }
 

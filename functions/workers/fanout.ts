@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { worker } from '../../lib/queue/worker';
+import { statusById } from '../../lib/db/statuses';
+import { recordTagUses } from '../../lib/db/tags';
 
 const id = z.string().regex(/^\d{1,20}$/);
 
@@ -13,7 +15,12 @@ export const fanoutMessage = z.discriminatedUnion('type', [
 export type FanoutMessage = z.infer<typeof fanoutMessage>;
 
 export async function processFanout(message: FanoutMessage): Promise<void> {
-  if (message.type === 'create') await fanOut(message.statusId);
+  if (message.type === 'create') {
+    await fanOut(message.statusId);
+    // Hashtag usage counters (trends, featured tags) are kept here, off the POST path.
+    const status = await statusById(message.statusId);
+    if (status) await recordTagUses(status);
+  }
   else await fanOutDelete(message.statusId, message.accountId, message.mentionIds);
 }
 

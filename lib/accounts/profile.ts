@@ -3,6 +3,7 @@
 // are uploaded and the account is changed in one update.
 import { z } from 'zod';
 import { updateAccount, type Account } from '../db/accounts';
+import { indexDisplayName } from '../search/accounts';
 import { notFound } from '../errors';
 import { isUploadedFile, type UploadedFile } from '../http/body';
 import { booleanish } from '../http/validate';
@@ -167,6 +168,7 @@ export async function updateProfile(account: Account, input: UpdateCredentialsIn
     }
     const updated = await updateAccount(account.id, changes);
     if (!updated) throw notFound();
+    if (updated.displayName !== account.displayName) await indexDisplayName(account.id, account.displayName, updated.displayName);
     await deleteMediaQuietly([avatar ? account.avatarKey : null, header ? account.headerKey : null]);
     return updated;
   } catch (err) {

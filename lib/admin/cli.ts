@@ -21,6 +21,9 @@ import {
   setSetting,
   showAccount,
   showSettings,
+  addEmoji,
+  removeEmoji,
+  listEmojiCommand,
 } from './commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
@@ -46,6 +49,12 @@ Instance settings
       languages            ISO 639-1 codes separated by commas, e.g. en,fr
   settings rules add <text>          add a rule
   settings rules remove <id>         remove a rule
+
+Custom emoji
+  emoji add <shortcode> <image file> [--category <name>] [--hidden]
+                                     add an emoji (PNG, GIF or WebP, at most 256 KB; resized to fit 128×128)
+  emoji remove <shortcode>           remove an emoji
+  emoji list                         list the custom emoji
 
 Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, ...).
 With none set on the local stage, the local stack's dynalite (npm start) is used.`;
@@ -95,6 +104,8 @@ export async function main(argv: string[], io: Output): Promise<number> {
         confirmed: { type: 'boolean' },
         approve: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        category: { type: 'string' },
+        hidden: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -130,7 +141,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   }
 }
 
-type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean };
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean };
 
 async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
   const accountFlags = () => {
@@ -190,6 +201,26 @@ async function dispatch(group: string | undefined, command: string | undefined, 
       if (action === 'add') return addRule(need(arg, 'the rule text'));
       if (action === 'remove') return removeRule(need(arg, 'the rule id'));
       throw new AdminError(`Unknown rules action ${JSON.stringify(action ?? '')}: use add or remove\n\n${USAGE}`);
+    }
+  }
+  if (group === 'emoji') {
+    accountFlags();
+    if (command !== 'add' && (flags.category !== undefined || flags.hidden)) {
+      throw new AdminError(`Options --category and --hidden belong to \`emoji add\`\n\n${USAGE}`);
+    }
+    if (command === 'add') {
+      const [shortcode, file, ...extra] = rest;
+      noMore(extra);
+      return addEmoji(need(shortcode, 'the shortcode'), need(file, 'the image file'), { category: flags.category, hidden: flags.hidden });
+    }
+    if (command === 'remove') {
+      const [shortcode, ...extra] = rest;
+      noMore(extra);
+      return removeEmoji(need(shortcode, 'the shortcode'));
+    }
+    if (command === 'list') {
+      noMore(rest);
+      return listEmojiCommand();
     }
   }
   const what = [group, command].filter(Boolean).join(' ');

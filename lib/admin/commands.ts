@@ -8,6 +8,10 @@ import { accountByUsername, approveAccount, pendingAccounts, updateAccount, type
 import { instanceSettings, registrationModes, updateInstanceSettings, type InstanceSettings } from '../db/instance';
 import { HttpError } from '../errors';
 import { isLanguageCode } from '../text/languages';
+import { readFile } from 'node:fs/promises';
+import { allEmojis, deleteEmoji, emojisByShortcodes, putEmoji } from '../db/emojis';
+import { EMOJI_MAX_BYTES, emojiKeys, processEmojiImage, SHORTCODE } from '../emojis';
+import { deleteMediaQuietly, mediaUrl, putMedia } from '../media/storage';
 
 export class AdminError extends Error {
   constructor(message: string) {
@@ -210,4 +214,53 @@ export async function removeRule(id: string): Promise<string> {
   if (!rules.some((r) => r.id === id.trim())) throw new AdminError(`No rule with id ${JSON.stringify(id)}`);
   const updated = await updateInstanceSettings({ rules: rules.filter((r) => r.id !== id.trim()) });
   return describeSettings(updated);
+}
+
+// ---- custom emoji (issue 4) ----
+
+export type AddEmojiOptions = { category?: string; hidden?: boolean };
+const EMOJI_PROBLEMS = {
+  size: `Image too large (the limit is ${EMOJI_MAX_BYTES / 1024} KB)`,
+  type: 'Not a PNG, GIF or WebP image',
+  corrupt: 'The image could not be decoded',
+} as const;
+
+/** Adds a custom emoji from an image file: validated, resized, stored in the media bucket. */
+export async function addEmoji(shortcode: string, file: string, opts: AddEmojiOptions = {}): Promise<string> {
+  if (!SHORTCODE.test(shortcode)) throw new AdminError(`Invalid shortcode ${JSON.stringify(shortcode)}: at least 2 letters, digits or underscores`);
+  const category = opts.category?.trim() || null;
+  if (category !== null && category.length > 64) throw new AdminError('Category too long (maximum is 64 characters)');
+  let data: Buffer;
+  try {
+    data = await readFile(file);
+  } catch {
+    throw new AdminError(`Cannot read ${file}`);
+  }
+  const processed = await processEmojiImage(data);
+  if (!processed.ok) throw new AdminError(EMOJI_PROBLEMS[processed.problem]);
+  if ((await emojisByShortcodes([shortcode])).has(shortcode)) throw new AdminError(`The shortcode :${shortcode}: is taken`);
+  const { key, staticKey } = emojiKeys(shortcode, processed.images.original.extension);
+  await putMedia(key, processed.images.original.data, processed.images.original.contentType);
+  await putMedia(staticKey, processed.images.static, 'image/png');
+  const created = await putEmoji({ shortcode, key, staticKey, category, visibleInPicker: !opts.hidden, createdAt: new Date().toISOString() });
+  if (!created) {
+    await deleteMediaQuietly([key, staticKey]);
+    throw new AdminError(`The shortcode :${shortcode}: is taken`);
+  }
+  return `Added :${shortcode}:${category ? ` in ${category}` : ''}${opts.hidden ? ' (hidden from the picker)' : ''}: ${mediaUrl(key)}`;
+}
+
+export async function removeEmoji(shortcode: string): Promise<string> {
+  const removed = await deleteEmoji(shortcode);
+  if (!removed) throw new AdminError(`No custom emoji :${shortcode}:`);
+  await deleteMediaQuietly([removed.key, removed.staticKey]);
+  return `Removed :${shortcode}:`;
+}
+
+export async function listEmojiCommand(): Promise<string> {
+  const emojis = await allEmojis();
+  if (emojis.length === 0) return 'No custom emoji';
+  return emojis
+    .map((e) => `:${e.shortcode}:  ${e.category ?? '-'}  ${e.visibleInPicker ? 'visible' : 'hidden'}  ${mediaUrl(e.key)}`)
+    .join('\n');
 }

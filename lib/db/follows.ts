@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Page } from '../http/link';
 import { accountItem, type Account } from './accounts';
+import { blockItem, muteActive, muteItem, type Mute } from './blocks';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, getItem, keyString, parseItem, transact, updateItem, type Parser, type TransactItem } from './table';
@@ -141,6 +142,10 @@ export type GraphState = {
   followedBy: Follow | undefined;
   requested: FollowRequest | undefined;
   requestedBy: FollowRequest | undefined;
+  /** Blocks and mutes (lib/db/blocks.ts), when read with the rest. */
+  blocking?: boolean;
+  blockedBy?: boolean;
+  muting?: Mute | undefined;
 };
 
 const anyItem = z.record(z.unknown());
@@ -156,6 +161,9 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
     keys.follow(id, viewerId),
     keys.followRequest(viewerId, id),
     keys.followRequest(id, viewerId),
+    keys.block(viewerId, id),
+    keys.block(id, viewerId),
+    keys.mute(viewerId, id),
   ]);
   const found = await batchGet(wanted, anyItem);
   const read = <T>(key: Key, parser: Parser<T>): T | undefined => parseItem(parser, found.get(keyString(key)));
@@ -167,6 +175,9 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
       followedBy: read(keys.follow(id, viewerId), followItem),
       requested: read(keys.followRequest(viewerId, id), followRequestItem),
       requestedBy: read(keys.followRequest(id, viewerId), followRequestItem),
+      blocking: read(keys.block(viewerId, id), blockItem) !== undefined,
+      blockedBy: read(keys.block(id, viewerId), blockItem) !== undefined,
+      muting: ((m) => (muteActive(m) ? m : undefined))(read(keys.mute(viewerId, id), muteItem)),
     });
   }
   return states;

@@ -112,6 +112,83 @@ export const keys = {
   }),
   /** The sweeper's watermark per job (`POLLS`: the last poll-expiry minute fully processed). */
   sweeperWatermark: (job: string): Key => ({ PK: 'SWEEPER', SK: job }),
+
+  // ---- lists (lib/db/lists.ts) ----
+  /** A list, under its owner: the partition is the owner's lists, oldest first. */
+  list: (ownerId: string, listId: string): Key => ({ PK: `LISTS#${padId(ownerId)}`, SK: padId(listId) }),
+  listsPartition: (ownerId: string) => `LISTS#${padId(ownerId)}`,
+  /** An account in a list, stored once; GSI1 inverts it (the lists containing an account, by owner). */
+  listMember: (listId: string, accountId: string): Key => ({ PK: `LIST_MEMBERS#${padId(listId)}`, SK: padId(accountId) }),
+  listMembersPartition: (listId: string) => `LIST_MEMBERS#${padId(listId)}`,
+  /** A list timeline entry (written by the fan-out, and by the backfill when an account is added). */
+  listEntry: (listId: string, statusId: string): Key => ({ PK: `LIST#${padId(listId)}`, SK: padId(statusId) }),
+  listPartition: (listId: string) => `LIST#${padId(listId)}`,
+
+  // ---- scheduled statuses (lib/db/scheduled.ts) ----
+  /** A scheduled status under its owner (the owner's list, by id). */
+  scheduledStatus: (accountId: string, id: string): Key => ({ PK: `SCHEDULED#${padId(accountId)}`, SK: padId(id) }),
+  scheduledPartition: (accountId: string) => `SCHEDULED#${padId(accountId)}`,
+  /** Due index read by the sweeper: one partition, ordered by due time (ISO) then id. */
+  scheduledDue: (scheduledAt: string, id: string): Key => ({ PK: 'SCHEDULED_DUE', SK: `${scheduledAt}#${padId(id)}` }),
+  scheduledDuePartition: () => 'SCHEDULED_DUE',
+
+  // ---- filters v1 (lib/db/filters.ts) ----
+  /** A keyword filter of an account (the partition lists them all). */
+  filter: (accountId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: padId(id) }),
+  filtersPartition: (accountId: string) => `FILTERS#${padId(accountId)}`,
+
+  // ---- hashtag usage, trends, featured tags (lib/db/tags.ts) ----
+  /** One status's tag uses were counted (the fan-out may run twice; counting happens once). */
+  tagUseCounted: (statusId: string): Key => ({ PK: `TAGCOUNTED#${padId(statusId)}`, SK: 'TAGCOUNTED' }),
+  /** A tag's usage on one UTC day (uses, distinct accounts); the day partition lists every tag used that day (trends). */
+  tagDay: (day: string, tag: string): Key => ({ PK: `TAGDAY#${day}`, SK: tag }),
+  tagDayPartition: (day: string) => `TAGDAY#${day}`,
+  /** Marker: this account used this tag on this day (decides the distinct accounts count); expires by TTL. */
+  tagDayAccount: (day: string, tag: string, accountId: string): Key => ({ PK: `TAGDAYACCT#${day}#${tag}#${padId(accountId)}`, SK: 'M' }),
+  /** An account's own statuses with a tag (statuses_count, last_status_at of featured tags). */
+  accountTag: (accountId: string, tag: string): Key => ({ PK: `ACCOUNT_TAGS#${padId(accountId)}`, SK: tag }),
+  /** An account's uses of a tag on one day: its partition read as a 7-day range gives featured tag suggestions. */
+  accountTagDay: (accountId: string, day: string, tag: string): Key => ({ PK: `ACCOUNT_TAG_DAYS#${padId(accountId)}`, SK: `${day}#${tag}` }),
+  accountTagDaysPartition: (accountId: string) => `ACCOUNT_TAG_DAYS#${padId(accountId)}`,
+  /** A featured tag of an account, by its id; the name claim keeps one per (account, tag). */
+  featuredTag: (accountId: string, id: string): Key => ({ PK: `FEATURED_TAGS#${padId(accountId)}`, SK: padId(id) }),
+  featuredTagsPartition: (accountId: string) => `FEATURED_TAGS#${padId(accountId)}`,
+  featuredTagName: (accountId: string, tag: string): Key => ({ PK: `FEATURED_TAG_NAME#${padId(accountId)}#${tag}`, SK: 'FEATURED_TAG_NAME' }),
+  // ---- custom emoji (lib/db/emojis.ts) ----
+  /** A local custom emoji, by shortcode; the one partition is the instance's whole (small) emoji list. */
+  emoji: (shortcode: string): Key => ({ PK: 'EMOJIS', SK: shortcode }),
+  emojisPartition: () => 'EMOJIS',
+  // ---- follow suggestions (lib/suggestions) ----
+  /** An account the user dismissed from their follow suggestions. */
+  suggestionDismissed: (accountId: string, dismissedId: string): Key => ({ PK: `SUGGESTION_DISMISSED#${padId(accountId)}#${padId(dismissedId)}`, SK: 'DISMISSED' }),
+
+  // ---- blocks and mutes (lib/db/blocks.ts) ----
+  /** A block, stored once: PK the blocker, SK the blocked account; GSI1 inverts it (blocked by). */
+  block: (accountId: string, targetId: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: padId(targetId) }),
+  blockingPartition: (accountId: string) => `BLOCKING#${padId(accountId)}`,
+  /** A mute: PK the muting account, SK the muted one (notifications flag and expiry are attributes). */
+  mute: (accountId: string, targetId: string): Key => ({ PK: `MUTING#${padId(accountId)}`, SK: padId(targetId) }),
+  mutingPartition: (accountId: string) => `MUTING#${padId(accountId)}`,
+
+  // ---- search (lib/db/search.ts) ----
+  /** Full-text index of a public status: one item per (lower-cased word, status), newest last. */
+  searchWord: (word: string, statusId: string): Key => ({ PK: `SEARCHWORD#${word}`, SK: padId(statusId) }),
+  searchWordPartition: (word: string) => `SEARCHWORD#${word}`,
+  /** Full-text index of an author's non-public status, searched only by that author. */
+  ownSearchWord: (accountId: string, word: string, statusId: string): Key => ({ PK: `OWNWORD#${padId(accountId)}#${word}`, SK: padId(statusId) }),
+  ownSearchWordPartition: (accountId: string, word: string) => `OWNWORD#${padId(accountId)}#${word}`,
+  /** Hashtag names for prefix search: one partition, sort key the normalised tag name. */
+  tagName: (tag: string): Key => ({ PK: 'TAGNAMES', SK: tag }),
+  tagNamesPartition: () => 'TAGNAMES',
+  /** Display-name words for account prefix search: one partition, sort key `word#paddedAccountId`. */
+  displayNameWord: (word: string, accountId: string): Key => ({ PK: 'DISPLAYNAMES', SK: `${word}#${padId(accountId)}` }),
+  displayNamesPartition: () => 'DISPLAYNAMES',
+  // ---- conversations (lib/db/conversations.ts) ----
+  /** One account's view of a direct conversation (by the thread's conversationId): the pointer to its list entry. */
+  conversation: (accountId: string, conversationId: string): Key => ({ PK: `CONVERSATION#${padId(accountId)}#${padId(conversationId)}`, SK: 'CONVERSATION' }),
+  /** An account's conversations, ordered by their last status id (Link paging as Mastodon). */
+  conversationEntry: (accountId: string, lastStatusId: string): Key => ({ PK: `CONVERSATIONS#${padId(accountId)}`, SK: padId(lastStatusId) }),
+  conversationsPartition: (accountId: string) => `CONVERSATIONS#${padId(accountId)}`,
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */
@@ -131,9 +208,16 @@ export const gsi1 = {
   /** Follow requests received by a locked account (GSI1 on the request item), by request id. */
   followRequestReceived: (targetId: string, requestId: string) => ({ GSI1PK: `FOLLOW_REQUESTS#${padId(targetId)}`, GSI1SK: padId(requestId) }),
   followRequestsPartition: (targetId: string) => `FOLLOW_REQUESTS#${padId(targetId)}`,
+  /** Accounts blocking an account (GSI1 on the block item; blocks and mutes area). */
+  blockedBy: (targetId: string, accountId: string) => ({ GSI1PK: `BLOCKED_BY#${padId(targetId)}`, GSI1SK: padId(accountId) }),
+  blockedByPartition: (targetId: string) => `BLOCKED_BY#${padId(targetId)}`,
   /** Local usernames, lower-cased, for prefix search (GSI1 on the username claim item). */
   usernameIndex: (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: lower(username) }),
   usernamesPartition: 'USERNAMES',
+  /** Lists: the lists containing an account (GSI1 on the list membership), grouped by list owner. */
+  listMembership: (accountId: string, ownerId: string, listId: string) => ({ GSI1PK: `LISTED#${padId(accountId)}`, GSI1SK: `${padId(ownerId)}#${padId(listId)}` }),
+  listMembershipsPartition: (accountId: string) => `LISTED#${padId(accountId)}`,
+  listMembershipOwnerPrefix: (ownerId: string) => `${padId(ownerId)}#`,
 };
 
 export const GSI1 = 'GSI1';

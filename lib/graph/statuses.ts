@@ -8,6 +8,7 @@ import { statusesByIds, type Status } from '../db/statuses';
 import { pageQuery } from '../http/link';
 import { booleanish, text } from '../http/validate';
 import { filterViewable } from '../statuses/visibility';
+import { blockedBetween } from './hidden';
 import { normalizeTag, type TimelinePage } from '../timelines/read';
 
 export const accountStatusesQuery = pageQuery(20, 40).extend({
@@ -29,6 +30,8 @@ const passes = (filters: AccountStatusFilters) => (s: Status): boolean =>
 
 export async function accountStatuses(accountId: string, viewer: Account | undefined, input: AccountStatusesQuery): Promise<TimelinePage> {
   const account = await visibleAccountById(accountId);
+  // A block either way hides the author's statuses from the viewer entirely.
+  if (viewer && viewer.id !== account.id && (await blockedBetween(viewer.id, account.id))) return { statuses: [] };
   const page = { max_id: input.max_id, since_id: input.since_id, min_id: input.min_id, limit: input.limit };
   const filters: AccountStatusFilters = {
     onlyMedia: input.only_media,

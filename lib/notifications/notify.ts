@@ -7,6 +7,7 @@ import { accountsByIds } from '../db/accounts';
 import { createNotification, statusTypes, type Notification, type NotificationType } from '../db/notifications';
 import { statusById } from '../db/statuses';
 import { nowIso } from '../db/table';
+import { notificationSuppressed } from '../graph/hidden';
 import { newId } from '../ids';
 import { log } from '../log';
 
@@ -17,7 +18,7 @@ export type NotifyRequest = {
   statusId?: string;
 };
 
-export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status';
+export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status' | 'hidden';
 
 export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const { type, accountId, fromAccountId } = request;
@@ -30,6 +31,8 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const recipient = accounts.get(accountId);
   if (!recipient || recipient.domain !== null) return 'no-recipient';
   if (!accounts.has(fromAccountId)) return 'no-actor';
+  // Blocked either way, or muted with notifications: Mastodon's NotifyService#blocked?.
+  if (await notificationSuppressed(accountId, fromAccountId)) return 'hidden';
 
   const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
   const created = await createNotification(notification);

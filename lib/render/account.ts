@@ -4,6 +4,8 @@ import { config } from '../config';
 import type { Account } from '../db/accounts';
 import { mediaUrl } from '../media/storage';
 import { fieldValueToHtml, noteToHtml } from '../text';
+import type { Emoji } from '../db/emojis';
+import { emojisFor } from './emoji';
 
 export const MISSING_AVATAR_PATH = '/avatars/original/missing.png';
 export const MISSING_HEADER_PATH = '/headers/original/missing.png';
@@ -28,7 +30,12 @@ const renderedFields = (account: Account) =>
     ? account.fieldsHtml.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }))
     : account.fields.map((f) => ({ name: f.name, value: fieldValueToHtml(f.value), verified_at: null }));
 
-export function renderAccount(account: Account, opts: { withSource?: boolean } = {}) {
+/**
+ * `opts.emojis`: emoji items read by the caller's batch (keys.emoji of the
+ * shortcodes in display name and note, as the status renderer does); without
+ * them `emojis` is empty, since this renderer reads nothing.
+ */
+export function renderAccount(account: Account, opts: { withSource?: boolean; emojis?: Map<string, Emoji> } = {}) {
   const avatar = image(account.avatarKey, MISSING_AVATAR_PATH);
   const header = image(account.headerKey, MISSING_HEADER_PATH);
   const rendered = {
@@ -51,7 +58,7 @@ export function renderAccount(account: Account, opts: { withSource?: boolean } =
     following_count: Math.max(0, account.followingCount),
     statuses_count: Math.max(0, account.statusesCount),
     last_status_at: day(account.lastStatusAt),
-    emojis: [] as unknown[],
+    emojis: opts.emojis ? emojisFor([account.displayName, account.note], opts.emojis) : ([] as unknown[]),
     fields: renderedFields(account),
   };
   if (!opts.withSource) return rendered;

@@ -14,6 +14,8 @@ import { notFound } from '../errors';
 import { renderAccount } from './account';
 import { renderAttachment } from './attachment';
 import { renderPoll } from './poll';
+import { emojiItem, type Emoji } from '../db/emojis';
+import { emojisFor, shortcodesIn } from './emoji';
 
 const anyItem = z.record(z.string(), z.unknown());
 type Loaded = Map<string, Record<string, unknown>>;
@@ -85,7 +87,23 @@ export async function renderStatuses(
     if (s.pollId) wanted.push(keys.poll(s.pollId));
     if (viewer) wanted.push(...viewerKeys(s, viewer));
   }
+  // Custom emoji: the texts' shortcodes join this batch; the authors' (display name, note) are known only once the
+  // accounts are read, so they cost a second small batch, only when an author uses an emoji the texts do not.
+  const statusCodes = shortcodesIn(shown.flatMap((s) => [s.text, s.spoilerText]));
+  wanted.push(...statusCodes.map(keys.emoji));
   const loaded = await readKeys(wanted);
+  const authorCodes = shortcodesIn(
+    shown.flatMap((s) => {
+      const a = pick(loaded, keys.account(s.accountId), accountItem);
+      return a ? [a.displayName, a.note] : [];
+    }),
+  ).filter((c) => !statusCodes.includes(c));
+  const emojiLoaded = authorCodes.length > 0 ? await readKeys(authorCodes.map(keys.emoji)) : new Map<string, Record<string, unknown>>();
+  const knownEmojis = new Map<string, Emoji>();
+  for (const code of [...statusCodes, ...authorCodes]) {
+    const e = pick(loaded, keys.emoji(code), emojiItem) ?? pick(emojiLoaded, keys.emoji(code), emojiItem);
+    if (e) knownEmojis.set(code, e);
+  }
 
   const accountOf = (s: Status) => pick(loaded, keys.account(s.accountId), accountItem);
   const mediaOf = (s: Status) => s.mediaIds.flatMap((id) => {
@@ -127,11 +145,11 @@ export async function renderStatuses(
       ...body,
       reblog,
       application: s.applicationName ? { name: s.applicationName, website: s.applicationWebsite } : null,
-      account: renderAccount(account),
+      account: renderAccount(account, { emojis: knownEmojis }),
       media_attachments: mediaOf(s),
       mentions: s.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct })),
       tags: s.tags.map((name) => ({ name, url: tagUrl(name) })),
-      emojis: [] as unknown[],
+      emojis: emojisFor([s.spoilerText, s.text], knownEmojis),
       card: null,
       poll: pollOf(s),
     };

@@ -4,6 +4,7 @@
 // (tighter without a signed-in viewer).
 import type { Account } from '../db/accounts';
 import { replyIdsOf, statusById, statusesByIds, type Status } from '../db/statuses';
+import { filterHidden } from '../graph/hidden';
 import { filterViewable } from './visibility';
 
 const LIMITS = {
@@ -61,7 +62,7 @@ async function descendantsOf(root: Status, limit: number, maxDepth: number): Pro
 export async function statusContext(status: Status, viewer: Account | undefined): Promise<{ ancestors: Status[]; descendants: Status[] }> {
   const limits = viewer ? LIMITS.signedIn : LIMITS.anonymous;
   const [ancestors, descendants] = await Promise.all([ancestorsOf(status, limits.ancestors), descendantsOf(status, limits.descendants, limits.depth)]);
-  const visible = await filterViewable([...ancestors, ...descendants], viewer);
+  const visible = await filterHidden(await filterViewable([...ancestors, ...descendants], viewer), viewer?.id);
   const shown = new Set(visible.map((s) => s.id));
   return { ancestors: ancestors.filter((s) => shown.has(s.id)), descendants: descendants.filter((s) => shown.has(s.id)) };
 }

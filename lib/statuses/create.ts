@@ -20,6 +20,9 @@ import {
   type Visibility,
 } from '../db/statuses';
 import { attachMediaItems } from '../db/media';
+import { writeSearchIndex } from '../db/search';
+import { recordDirectStatus } from '../conversations';
+import { transferMediaItems } from '../db/scheduled';
 import { homeEntryRecord, publicEntryRecords } from '../db/timelines';
 import { batchWrite, nowIso, transact, type TransactItem } from '../db/table';
 import type { Token } from '../db/tokens';
@@ -66,8 +69,7 @@ const invalid = (message: string) => unprocessable(`Validation failed: ${message
 type CheckedPoll = { options: string[]; expiresIn: number; multiple: boolean; hideTotals: boolean };
 
 /** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
-function checkRules(input: NewStatus): CheckedPoll | undefined {
-  if (input.scheduledAt !== undefined) throw unprocessable('Validation failed: Scheduled statuses are not supported yet');
+export function checkRules(input: NewStatus): CheckedPoll | undefined {
   const text = input.status ?? '';
   const hasPoll = input.poll !== undefined && (input.poll.options !== undefined || input.poll.expiresIn !== undefined);
   if (text.trim() === '' && input.mediaIds.length === 0) throw invalid("Text can't be blank");
@@ -90,13 +92,13 @@ function checkRules(input: NewStatus): CheckedPoll | undefined {
 }
 
 /** Own, unattached, processed attachments only; read first so the error can say which rule broke. */
-async function checkMedia(author: Account, mediaIds: string[]): Promise<void> {
+export async function checkMedia(author: Account, mediaIds: string[], reservedFor?: string): Promise<void> {
   if (mediaIds.length === 0) return;
   if (new Set(mediaIds).size !== mediaIds.length) throw invalid('media_ids contains duplicate items');
   const found = await mediaByIds(mediaIds);
   for (const id of mediaIds) {
     const media = found.get(id);
-    if (!media || media.accountId !== author.id || media.statusId) throw invalid(`media_ids ${id} is not one of your unattached media attachments`);
+    if (!media || media.accountId !== author.id || (media.statusId && media.statusId !== reservedFor)) throw invalid(`media_ids ${id} is not one of your unattached media attachments`);
     if (media.state !== 'ready') throw invalid('Cannot attach files that have not finished processing. Try again in a moment!');
   }
 }
@@ -137,14 +139,24 @@ async function existingStatus(accountId: string, keyHash: string): Promise<Statu
 
 export type Posted = { status: Status; created: boolean };
 
-export async function postStatus(author: Account, token: Token, input: NewStatus): Promise<Posted> {
+/**
+ * How a scheduled status is published through this same path: its attachments
+ * are reserved for `reservedFor` (the scheduled status id), and `claim` (the
+ * conditional delete of the scheduled status) joins the posting transaction, so
+ * it is posted at most once; a lost claim throws ClaimLost.
+ */
+export type PublishOptions = { reservedFor?: string; claim?: TransactItem[] };
+
+export class ClaimLost extends Error {}
+
+export async function postStatus(author: Account, token: Pick<Token, 'appName' | 'appWebsite'>, input: NewStatus, publish: PublishOptions = {}): Promise<Posted> {
   const keyHash = input.idempotencyKey ? sha256(input.idempotencyKey) : undefined;
   if (keyHash) {
     const existing = await existingStatus(author.id, keyHash);
     if (existing) return { status: existing, created: false };
   }
   const pollInput = checkRules(input);
-  await checkMedia(author, input.mediaIds);
+  await checkMedia(author, input.mediaIds, publish.reservedFor);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
 
@@ -199,7 +211,7 @@ export async function postStatus(author: Account, token: Token, input: NewStatus
     ...countAuthorStatus(author.id, 1, now),
   ];
   const mediaAt = items.length;
-  items.push(...attachMediaItems(id, author.id, status.mediaIds));
+  items.push(...(publish.reservedFor ? transferMediaItems(publish.reservedFor, id, author.id, status.mediaIds) : attachMediaItems(id, author.id, status.mediaIds)));
   let parentAt = -1;
   if (parent && status.inReplyToId) {
     items.push(putReply({ ...status, inReplyToId: status.inReplyToId }));
@@ -212,12 +224,15 @@ export async function postStatus(author: Account, token: Token, input: NewStatus
     keyAt = items.length;
     items.push(putIdempotency(author.id, keyHash, id));
   }
+  const claimAt = items.length;
+  items.push(...(publish.claim ?? []));
   const entries = publicEntryRecords(status, hasMedia);
   const room = MAX_TRANSACTION_ITEMS - items.length;
   items.push(...entries.slice(0, room).map((Item): TransactItem => ({ Put: { Item } })));
 
   const result = await transact(items);
   if (!result.ok) {
+    if (result.failed.some((i) => i >= claimAt && i < claimAt + (publish.claim?.length ?? 0))) throw new ClaimLost(`scheduled status ${publish.reservedFor ?? ''} already claimed`);
     if (keyHash && result.failed.includes(keyAt)) {
       // The same key raced this request and won: answer its status.
       const existing = await existingStatus(author.id, keyHash);
@@ -230,9 +245,29 @@ export async function postStatus(author: Account, token: Token, input: NewStatus
     throw new Error(`posting status ${id}: transaction condition failed at ${result.failed.join(',')}`);
   }
   if (entries.length > room) await batchWrite(entries.slice(room));
+  await indexForSearch(status);
+  await recordConversation(status);
 
   await afterPosting(status);
   return { status, created: true };
+}
+
+/** Search index items (lib/db/search.ts); the status stands even if indexing fails. */
+async function indexForSearch(status: Status): Promise<void> {
+  try {
+    await writeSearchIndex(status);
+  } catch (err) {
+    log.error('search indexing after posting failed', { statusId: status.id, err });
+  }
+}
+
+/** Direct statuses: each participant's conversation (lib/conversations); the status stands even if this fails. */
+async function recordConversation(status: Status): Promise<void> {
+  try {
+    await recordDirectStatus(status);
+  } catch (err) {
+    log.error('conversation update after posting failed', { statusId: status.id, err });
+  }
 }
 
 /** Fan-out to followers' homes and mention notifications; the status stands even if a queue is briefly unavailable. */

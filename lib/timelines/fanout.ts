@@ -5,8 +5,10 @@ import type { Follow } from '../db/follows';
 import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersPage, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
 import type { Item } from '../db/table';
+import { authorsOf, recipientsHiding } from '../graph/hidden';
 import { log } from '../log';
 import { entersHome, mentionedIds, repliedToThirdParty } from './delivery';
+import { deliverToLists, removeFromLists } from '../lists/delivery';
 
 export type FanOutResult = { statusId: string; written: number; ms: number };
 /** `pageSize` caps followers per Query (DynamoDB's 1 MB page otherwise), for tests of the paging. */
@@ -33,10 +35,15 @@ export async function fanOut(statusId: string, opts: FanOutOptions = {}): Promis
   const mentions = mentionedIds(status);
   const reached = new Set<string>();
   let written = 0;
+  // Blocks and mutes (lib/graph/hidden.ts): followers blocking, blocked by or muting the author skip it.
+  const authors = await authorsOf(status);
+
 
   const deliver = async (candidates: { accountId: string; follows: Follow | undefined }[]) => {
     const followsRepliedTo = repliedTo ? await edgesTo(candidates.map((c) => c.accountId), repliedTo) : new Map<string, Follow>();
+    const hiding = await recipientsHiding(authors, candidates.map((c) => c.accountId));
     const records = candidates
+      .filter((c) => !hiding.has(c.accountId))
       .filter((c) => entersHome(status, { accountId: c.accountId, follows: c.follows, followsRepliedTo: followsRepliedTo.has(c.accountId) }))
       .map((c) => homeEntryRecord(c.accountId, status, media));
     await writeHomeEntries(records);
@@ -57,6 +64,9 @@ export async function fanOut(statusId: string, opts: FanOutOptions = {}): Promis
   const others = [status.accountId, ...mentions].filter((id) => !reached.has(id));
   const theirEdges = await edgesTo(others, status.accountId);
   await deliver(others.map((id) => ({ accountId: id, follows: theirEdges.get(id) })));
+  // Lists after home: every list containing the author whose owner receives the status.
+  const listed = await deliverToLists(status, media);
+  if (listed > 0) log.info('fanout: list entries written', { statusId, listed });
 
   const ms = Date.now() - started;
   log.info('fanout: home entries written', { statusId, written, ms });
@@ -82,6 +92,7 @@ export async function fanOutDelete(statusId: string, accountId: string, mentionI
   const others = [...new Set([accountId, ...mentionIds])].filter((id) => !reached.has(id));
   await writeHomeEntries([], others.map((id) => homeEntryKey(id, statusId)));
   removed += others.length;
+  await removeFromLists(statusId, accountId);
   const ms = Date.now() - started;
   log.info('fanout: home entries removed', { statusId, removed, ms });
   return { statusId, written: removed, ms };

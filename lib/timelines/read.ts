@@ -11,7 +11,9 @@ import { collectPage, homeTimelinePage, timelineEntries, type IdRange, type Time
 import { requiresAuth } from '../errors';
 import { pageQuery } from '../http/link';
 import { booleanish } from '../http/validate';
+import { filterHidden } from '../graph/hidden';
 import { filterViewable } from '../statuses/visibility';
+import { dropIrreversiblyFiltered } from '../filters';
 
 export const timelineQuery = pageQuery(20, 40);
 
@@ -60,7 +62,8 @@ const inPageOrder = <T>(items: T[], range: IdRange) => (range.min_id !== undefin
 
 export async function homeTimeline(viewer: Account, input: HomeQuery): Promise<TimelinePage> {
   const entries = await homeTimelinePage(viewer.id, input, input.limit, (e) => !input.local || e.local);
-  const statuses = await filterViewable(await statusesOf(entries), viewer);
+  // Blocks and mutes also filter on read: entries written before the block stay hidden.
+  const statuses = await dropIrreversiblyFiltered(await filterHidden(await filterViewable(await statusesOf(entries), viewer), viewer.id), viewer.id, 'home');
   // Paging follows the entries read, so entries whose status is gone never stall it.
   return pageOf(statuses, entries.map((e) => e.statusId));
 }
@@ -75,18 +78,18 @@ export async function assertPublicPreview(viewer: Account | undefined, hasToken:
 const entryFilter = (input: { only_media: boolean; local: boolean }) => (e: TimelineEntry) =>
   (!input.only_media || e.hasMedia) && (!input.local || e.local);
 
-export async function publicTimeline(input: PublicQuery): Promise<TimelinePage> {
+export async function publicTimeline(input: PublicQuery, viewer?: Account): Promise<TimelinePage> {
   const source = timelineEntries([keys.publicPartition(input.local ? 'local' : 'all')], input);
   const keep = entryFilter(input);
   const entries = inPageOrder(await collectPage(source, input.limit, (batch) => batch.filter(keep)), input);
-  return pageOf(await statusesOf(entries), entries.map((e) => e.statusId));
+  return pageOf(await filterHidden(await statusesOf(entries), viewer?.id), entries.map((e) => e.statusId));
 }
 
 /**
  * A hashtag timeline as Mastodon's TagFeed: statuses tagged with the tag or any
  * of `any[]`, having every tag of `all[]`, and none of `none[]`.
  */
-export async function tagTimeline(input: TagQuery): Promise<TimelinePage> {
+export async function tagTimeline(input: TagQuery, viewer?: Account): Promise<TimelinePage> {
   const tags = [input.hashtag, ...input.any];
   const source = timelineEntries(tags.map((t) => keys.tagPartition(t)), input);
   const keep = entryFilter(input);
@@ -94,7 +97,7 @@ export async function tagTimeline(input: TagQuery): Promise<TimelinePage> {
   const passes = (s: Status) => input.all.every((t) => s.tags.includes(t)) && !input.none.some((t) => s.tags.includes(t));
   const statuses = inPageOrder(
     await collectPage(source, input.limit, async (batch) => {
-      const kept = await statusesOf(batch.filter(keep));
+      const kept = await filterHidden(await statusesOf(batch.filter(keep)), viewer?.id);
       return needsStatusTags ? kept.filter(passes) : kept;
     }),
     input,

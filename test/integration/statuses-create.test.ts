@@ -221,7 +221,7 @@ describe('POST /api/v1/statuses', () => {
       ['an unknown visibility', async () => ({ status: 'x', visibility: 'friends' }), 422, /visibility/],
       ['an unknown language', async () => ({ status: 'x', language: 'xx' }), 422, /Language/],
       ['a boolean that is not one', async () => ({ status: 'x', sensitive: 'maybe' }), 422, /sensitive must be a boolean/],
-      ['scheduled_at', async () => ({ status: 'x', scheduled_at: new Date(Date.now() + 3600_000).toISOString() }), 422, /Scheduled statuses are not supported/],
+      ['scheduled_at less than five minutes ahead', async () => ({ status: 'x', scheduled_at: new Date(Date.now() + 240_000).toISOString() }), 422, /Scheduled at The scheduled date must be in the future/],
       ['media and a poll together', async () => ({ status: 'x', media_ids: [(await aMediaAttachment(author.account)).id], poll: { options: ['a', 'b'], expires_in: 600 } }), 422, /both files and a poll/],
       ['five attachments', async () => ({ media_ids: await Promise.all([1, 2, 3, 4, 5].map(async () => (await aMediaAttachment(author.account)).id)) }), 422, /more than 4 files/],
       ['another user\'s attachment', async () => ({ media_ids: [(await aMediaAttachment(stranger.account)).id] }), 422, /media_ids/],

@@ -1,0 +1,13 @@
+// POST /api/v1/featured_tags (https://docs.joinmastodon.org/methods/featured_tags/#feature)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { text } from '../../lib/http/validate';
+import { featureTag } from '../../lib/tags/featured';
+
+export const featureTagInput = z.object({ name: text(100) });
+
+export async function run(input: z.infer<typeof featureTagInput>, ctx: Ctx<'user'>) {
+  return featureTag(ctx.account, input.name);
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:accounts'], schema: featureTagInput });

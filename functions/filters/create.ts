@@ -1,0 +1,10 @@
+// POST /api/v1/filters (https://docs.joinmastodon.org/methods/filters/#create-v1)
+import type { z } from 'zod';
+import { addFilter, filterFields, renderFilter } from '../../lib/filters';
+import { http, type Ctx } from '../../lib/http';
+
+export async function run(input: z.infer<typeof filterFields>, ctx: Ctx<'user'>) {
+  return renderFilter(await addFilter(ctx.account.id, input));
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:filters'], schema: filterFields });

@@ -1,0 +1,13 @@
+// DELETE /api/v1/filters/:id (https://docs.joinmastodon.org/methods/filters/#delete-v1)
+import { z } from 'zod';
+import { removeFilter } from '../../lib/filters';
+import { http, type Ctx } from '../../lib/http';
+
+export const input = z.object({ id: z.string() });
+
+export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
+  await removeFilter(ctx.account.id, params.id);
+  return {};
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:filters'], schema: input });

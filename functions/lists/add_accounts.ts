@@ -1,0 +1,13 @@
+// POST /api/v1/lists/:id/accounts (https://docs.joinmastodon.org/methods/lists/#accounts-add)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { accountIds, addAccounts } from '../../lib/lists';
+
+export const addAccountsInput = z.object({ id: z.string(), account_ids: accountIds });
+
+export async function run(input: z.infer<typeof addAccountsInput>, ctx: Ctx<'user'>) {
+  await addAccounts(ctx.account, input.id, input.account_ids);
+  return {};
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:lists'], schema: addAccountsInput });

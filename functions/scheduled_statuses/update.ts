@@ -1,0 +1,17 @@
+// PUT /api/v1/scheduled_statuses/:id (https://docs.joinmastodon.org/methods/scheduled_statuses/#update)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { renderScheduledStatus } from '../../lib/render/scheduled_status';
+import { rescheduleStatus } from '../../lib/statuses/scheduled';
+
+export const input = z.object({
+  id: z.string(),
+  scheduled_at: z.string({ required_error: "can't be blank", invalid_type_error: 'must be a string' }).max(100, 'is invalid'),
+});
+
+/** Only the time changes, with the same five-minute rule as posting. */
+export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
+  return renderScheduledStatus(await rescheduleStatus(ctx.account, params.id, params.scheduled_at));
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: input });

@@ -1,0 +1,15 @@
+// GET /api/v1/suggestions (https://docs.joinmastodon.org/methods/suggestions/#v1)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { limitParam } from '../../lib/http/link';
+import { renderAccount } from '../../lib/render/account';
+import { suggestionsFor } from '../../lib/suggestions';
+
+export const suggestionsQuery = z.object({ limit: limitParam(40, 80) });
+
+export async function run(input: z.infer<typeof suggestionsQuery>, ctx: Ctx<'user'>) {
+  const accounts = await suggestionsFor(ctx.account, input.limit);
+  return accounts.map((a) => renderAccount(a));
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['read'], schema: suggestionsQuery });

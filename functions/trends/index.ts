@@ -1,0 +1,13 @@
+// GET /api/v1/trends (https://docs.joinmastodon.org/methods/trends/#tags)
+import { z } from 'zod';
+import { http } from '../../lib/http';
+import { limitParam } from '../../lib/http/link';
+import { trendingTags } from '../../lib/tags/trends';
+
+export const trendsQuery = z.object({ limit: limitParam(10, 20) });
+
+export async function run(input: z.infer<typeof trendsQuery>) {
+  return trendingTags(input.limit);
+}
+
+export const handler = http(run, { auth: 'public', schema: trendsQuery });

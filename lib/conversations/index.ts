@@ -1,0 +1,115 @@
+// Conversations of direct statuses (Mastodon's AccountConversation): every
+// direct status updates one conversation per participant (author and mentioned
+// local accounts), keyed by the thread's conversationId: its last status, the
+// other participants (accumulated over the thread), and `unread` (set for every
+// participant but the author). Called right after posting (lib/statuses/create.ts).
+import { accountsByIds, type Account } from '../db/accounts';
+import { conversationItem, conversationOf, putConversation, removeConversation, type Conversation } from '../db/conversations';
+import { queryIdRange } from '../db/id_range';
+import { keys } from '../db/keys';
+import { statusesByIds, type Status } from '../db/statuses';
+import { notFound } from '../errors';
+import type { Page } from '../http/link';
+import { isId } from '../ids';
+import { renderAccount } from '../render/account';
+import { renderStatuses } from '../render/status';
+import { filterViewable } from '../statuses/visibility';
+
+/** Conditional writes retried this often when a concurrent update moved the conversation first. */
+const ATTEMPTS = 4;
+const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
+
+async function recordFor(ownerId: string, status: Status, participants: string[]): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const previous = await conversationOf(ownerId, status.conversationId);
+    if (previous && !newer(status.id, previous.lastStatusId)) return;
+    const others = new Set([...(previous?.participantIds ?? []), ...participants.filter((id) => id !== ownerId)]);
+    const next: Conversation = {
+      accountId: ownerId,
+      conversationId: status.conversationId,
+      lastStatusId: status.id,
+      participantIds: [...others],
+      unread: ownerId !== status.accountId,
+    };
+    if (await putConversation(next, previous)) return;
+  }
+  throw new Error(`conversation ${status.conversationId} of ${ownerId}: too many concurrent updates`);
+}
+
+/** Updates the conversation of every participant of a direct status; other visibilities are ignored. */
+export async function recordDirectStatus(status: Status): Promise<void> {
+  if (status.visibility !== 'direct' || status.reblogOfId) return;
+  const participants = [...new Set([status.accountId, ...status.mentions.map((m) => m.id)])];
+  await Promise.all(participants.map((owner) => recordFor(owner, status, participants)));
+}
+
+export type ConversationPage = { conversations: Record<string, unknown>[]; newest?: string; oldest?: string };
+
+/** Renders conversations whose last status the viewer may still see: one batch read each of statuses and accounts. */
+async function renderConversations(list: Conversation[], viewer: Account): Promise<{ conversation: Conversation; rendered: Record<string, unknown> }[]> {
+  const statuses = await statusesByIds(list.map((c) => c.lastStatusId));
+  const visible = new Set((await filterViewable([...statuses.values()], viewer)).map((s) => s.id));
+  const shown = list.filter((c) => visible.has(c.lastStatusId));
+  const accounts = await accountsByIds([...new Set(shown.flatMap((c) => c.participantIds))]);
+  const rendered = await renderStatuses(shown.flatMap((c) => {
+      const s = statuses.get(c.lastStatusId);
+      return s ? [s] : [];
+    }), viewer);
+  return shown.map((conversation, i) => ({
+    conversation,
+    rendered: {
+      id: conversation.conversationId,
+      unread: conversation.unread,
+      accounts: conversation.participantIds.flatMap((id) => {
+        const a = accounts.get(id);
+        return a ? [renderAccount(a)] : [];
+      }),
+      last_status: rendered[i] ?? null,
+    },
+  }));
+}
+
+/** One page of the viewer's conversations, most recently active first; ids for Link are last status ids. */
+export async function listConversations(viewer: Account, page: Page): Promise<ConversationPage> {
+  const entries = await queryIdRange(
+    { partitionAttr: 'PK', sortAttr: 'SK', partition: keys.conversationsPartition(viewer.id) },
+    page,
+    conversationItem,
+  );
+  const shown = await renderConversations(entries, viewer);
+  return {
+    conversations: shown.map((s) => s.rendered),
+    newest: entries[0]?.lastStatusId,
+    oldest: entries[entries.length - 1]?.lastStatusId,
+  };
+}
+
+async function ownConversation(viewer: Account, id: string): Promise<Conversation> {
+  if (!isId(id)) throw notFound();
+  const found = await conversationOf(viewer.id, id);
+  if (!found) throw notFound();
+  return found;
+}
+
+/** POST /api/v1/conversations/:id/read: the conversation, no longer unread. */
+export async function markConversationRead(viewer: Account, id: string): Promise<Record<string, unknown>> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await ownConversation(viewer, id);
+    const next = { ...current, unread: false };
+    if (!current.unread || (await putConversation(next, current))) {
+      const [shown] = await renderConversations([next], viewer);
+      if (!shown) throw notFound();
+      return shown.rendered;
+    }
+  }
+  throw new Error(`conversation ${id} of ${viewer.id}: too many concurrent updates`);
+}
+
+/** DELETE /api/v1/conversations/:id: removed from the viewer's list (a later direct status brings it back). */
+export async function deleteConversation(viewer: Account, id: string): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await ownConversation(viewer, id);
+    if (await removeConversation(current)) return;
+  }
+  throw new Error(`conversation ${id} of ${viewer.id}: too many concurrent updates`);
+}

@@ -1,0 +1,129 @@
+// Blocks and mutes. A block is stored once (PK the blocker, SK the blocked
+// account) and read the other way through GSI1 (who blocks me); a mute is stored
+// once under the muting account. A block's transaction also removes the follow
+// edges and pending follow requests in both directions, with exact counters.
+import { z } from 'zod';
+import type { Page } from '../http/link';
+import { queryIdRange } from './id_range';
+import { GSI1, gsi1, keys, type Key } from './keys';
+import { deleteItem, putItem, queryAll, transact, type TransactItem } from './table';
+
+export const blockItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  targetAccountId: z.string(),
+  createdAt: z.string(),
+});
+export type Block = z.infer<typeof blockItem>;
+
+export const muteItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  targetAccountId: z.string(),
+  /** Mastodon's `hide_notifications`: the muted account's notifications are dropped too. */
+  notifications: z.boolean().default(true),
+  /** Epoch seconds after which the mute no longer applies (the table's TTL removes it later); null: forever. */
+  expiresAt: z.number().int().nullable().default(null),
+  createdAt: z.string(),
+});
+export type Mute = z.infer<typeof muteItem>;
+
+/** A mute applies until its expiry (TTL deletion is lazy, so reads check it). */
+export const muteActive = (mute: Mute | undefined, now = Date.now()): mute is Mute =>
+  mute !== undefined && (mute.expiresAt === null || mute.expiresAt * 1000 > now);
+
+export const blockRecord = (block: Block) => ({
+  ...keys.block(block.accountId, block.targetAccountId),
+  ...gsi1.blockedBy(block.targetAccountId, block.accountId),
+  ...blockItem.parse(block),
+});
+
+export const muteRecord = (mute: Mute) => ({ ...keys.mute(mute.accountId, mute.targetAccountId), ...muteItem.parse(mute) });
+
+type Counter = 'followersCount' | 'followingCount' | 'followRequestsCount';
+
+/** One Update per account (a transaction may touch an item once) decrementing each counter named. */
+const decrements = (byAccount: Map<string, Counter[]>): TransactItem[] =>
+  [...byAccount].map(([accountId, counters]) => {
+    const names: Record<string, string> = {};
+    const values: Record<string, number> = {};
+    const adds = [...new Set(counters)].map((counter, i) => {
+      names[`#c${i}`] = counter;
+      values[`:by${i}`] = -counters.filter((c) => c === counter).length;
+      return `#c${i} :by${i}`;
+    });
+    return {
+      Update: {
+        Key: keys.account(accountId),
+        UpdateExpression: `ADD ${adds.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+  });
+
+const mustExist = (Key: Key): TransactItem => ({ Delete: { Key, ConditionExpression: 'attribute_exists(PK)' } });
+const mustBeAbsent = (Key: Key): TransactItem => ({ ConditionCheck: { Key, ConditionExpression: 'attribute_not_exists(PK)' } });
+
+/** What sits between the two accounts when the block is written (read just before). */
+export type Severed = { following: boolean; followedBy: boolean; requested: boolean; requestedBy: boolean };
+
+/**
+ * Writes the block and removes, in the same transaction, exactly the edges and
+ * requests `severed` says exist (each delete conditioned on its existence, each
+ * absent one checked absent), so the counters stay exact. False when the state
+ * changed meanwhile: the caller reads again and retries.
+ */
+export async function createBlock(block: Block, severed: Severed): Promise<boolean> {
+  const a = block.accountId;
+  const b = block.targetAccountId;
+  const items: TransactItem[] = [{ Put: { Item: blockRecord(block) } }];
+  const counters = new Map<string, Counter[]>();
+  const bump = (accountId: string, counter: Counter) => counters.set(accountId, [...(counters.get(accountId) ?? []), counter]);
+  const edge = (exists: boolean, followerId: string, followedId: string) => {
+    if (!exists) return items.push(mustBeAbsent(keys.follow(followerId, followedId)));
+    items.push(mustExist(keys.follow(followerId, followedId)));
+    bump(followerId, 'followingCount');
+    bump(followedId, 'followersCount');
+  };
+  const request = (exists: boolean, requesterId: string, targetId: string) => {
+    if (!exists) return items.push(mustBeAbsent(keys.followRequest(requesterId, targetId)));
+    items.push(mustExist(keys.followRequest(requesterId, targetId)));
+    bump(targetId, 'followRequestsCount');
+  };
+  edge(severed.following, a, b);
+  edge(severed.followedBy, b, a);
+  request(severed.requested, a, b);
+  request(severed.requestedBy, b, a);
+  return (await transact([...items, ...decrements(counters)])).ok;
+}
+
+export const deleteBlock = (accountId: string, targetId: string) => deleteItem(keys.block(accountId, targetId), blockItem);
+
+export const putMute = (mute: Mute) => putItem(muteRecord(mute));
+
+export const deleteMute = (accountId: string, targetId: string) => deleteItem(keys.mute(accountId, targetId), muteItem);
+
+/** Accounts `accountId` blocks, newest account id first. */
+export const blocksPage = (accountId: string, page: Page): Promise<Block[]> =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.blockingPartition(accountId) }, page, blockItem);
+
+/** Accounts `accountId` mutes (expired mutes left out), newest account id first. */
+export const mutesPage = (accountId: string, page: Page): Promise<Mute[]> =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.mutingPartition(accountId) }, page, muteItem, {
+    accept: async (items) => items.filter((m) => muteActive(m)),
+  });
+
+/** Every block of, every block against, and every active mute of `accountId` (one Query each, paged to the end). */
+export async function blockAndMuteSets(accountId: string): Promise<{ blocking: Block[]; blockedBy: Block[]; muting: Mute[] }> {
+  const [blocking, blockedBy, muting] = await Promise.all([
+    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.blockingPartition(accountId) } }, blockItem),
+    queryAll(
+      { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
+      blockItem,
+    ),
+    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.mutingPartition(accountId) } }, muteItem),
+  ]);
+  return { blocking, blockedBy, muting: muting.filter((m) => muteActive(m)) };
+}

@@ -1,0 +1,28 @@
+// Local custom emoji: one item per shortcode in the EMOJIS partition (listed
+// whole by GET /api/v1/custom_emojis; looked up by exact key when rendering).
+import { z } from 'zod';
+import { keys } from './keys';
+import { batchGet, deleteItem, putItem, queryAll } from './table';
+
+export const emojiItem = z.object({
+  shortcode: z.string(),
+  key: z.string(),
+  staticKey: z.string(),
+  category: z.string().nullable().default(null),
+  visibleInPicker: z.boolean().default(true),
+  createdAt: z.string(),
+});
+export type Emoji = z.infer<typeof emojiItem>;
+
+export const allEmojis = () =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.emojisPartition() } }, emojiItem);
+
+/** Adds an emoji; false when the shortcode is taken. */
+export const putEmoji = (emoji: Emoji) => putItem({ ...keys.emoji(emoji.shortcode), ...emoji }, { ifAbsent: true });
+
+export const deleteEmoji = (shortcode: string) => deleteItem(keys.emoji(shortcode), emojiItem, { ConditionExpression: 'attribute_exists(PK)' });
+
+export async function emojisByShortcodes(shortcodes: string[]): Promise<Map<string, Emoji>> {
+  const found = await batchGet(shortcodes.map((s) => keys.emoji(s)), emojiItem);
+  return new Map([...found.values()].map((e) => [e.shortcode, e]));
+}

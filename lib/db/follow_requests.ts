@@ -1,0 +1,41 @@
+// Follow requests received by a locked account: the page of them (GSI1, by
+// request id, as Mastodon pages /api/v1/follow_requests) and the authorizing
+// transaction that turns one into a follow edge with exact counters.
+import type { Page } from '../http/link';
+import { followRecord, followRequestItem, type Follow, type FollowRequest } from './follows';
+import { queryIdRange } from './id_range';
+import { GSI1, gsi1, keys } from './keys';
+import { transact } from './table';
+
+/** Requests received by `targetId`, newest request first. */
+export const followRequestsPage = (targetId: string, page: Page): Promise<FollowRequest[]> =>
+  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followRequestsPartition(targetId) }, page, followRequestItem);
+
+/**
+ * One transaction: deletes the request (it must exist), writes the edge (it must
+ * not), adds the requester's following and the target's followers, and takes
+ * one off the target's request counter. False, having written nothing, otherwise.
+ */
+export async function authorizeFollowRequest(request: FollowRequest, follow: Follow): Promise<boolean> {
+  const result = await transact([
+    { Delete: { Key: keys.followRequest(request.accountId, request.targetAccountId), ConditionExpression: 'attribute_exists(PK)' } },
+    { Put: { Item: followRecord(follow), ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        Key: keys.account(request.accountId),
+        UpdateExpression: 'ADD followingCount :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    {
+      Update: {
+        Key: keys.account(request.targetAccountId),
+        UpdateExpression: 'ADD followersCount :one, followRequestsCount :minus',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':one': 1, ':minus': -1 },
+      },
+    },
+  ]);
+  return result.ok;
+}

@@ -1,0 +1,147 @@
+// Lists: the list item under its owner, memberships stored once (PK the list)
+// and inverted by GSI1 (lists containing an account, grouped by owner), and the
+// list timeline entries the fan-out writes.
+import { z } from 'zod';
+import type { Page } from '../http/link';
+import { queryIdRange } from './id_range';
+import { GSI1, gsi1, keys, type Key } from './keys';
+import type { Status } from './statuses';
+import { batchGet, batchWrite, deleteItem, getItem, keyString, putItem, query, queryAll, updateItem, type Item } from './table';
+import { timelineEntry } from './timelines';
+
+export const repliesPolicies = ['followed', 'list', 'none'] as const;
+export type RepliesPolicy = (typeof repliesPolicies)[number];
+
+export const listItem = z.object({
+  id: z.string(),
+  ownerId: z.string(),
+  title: z.string(),
+  repliesPolicy: z.enum(repliesPolicies).default('list'),
+  createdAt: z.string(),
+});
+export type List = z.infer<typeof listItem>;
+
+export const listRecord = (list: List) => ({ ...keys.list(list.ownerId, list.id), ...listItem.parse(list) });
+
+export const listMemberItem = z.object({ listId: z.string(), ownerId: z.string(), accountId: z.string(), createdAt: z.string() });
+export type ListMember = z.infer<typeof listMemberItem>;
+
+export const listMemberRecord = (m: ListMember) => ({
+  ...keys.listMember(m.listId, m.accountId),
+  ...gsi1.listMembership(m.accountId, m.ownerId, m.listId),
+  ...listMemberItem.parse(m),
+});
+
+/** The owner's list, or undefined (another user's list id is simply not under this owner). */
+export const listOf = (ownerId: string, listId: string) => getItem(keys.list(ownerId, listId), listItem, true);
+
+export const putList = (list: List) => putItem(listRecord(list), { ifAbsent: true });
+
+/** Changes title and/or replies policy of an existing list; undefined if it is gone. */
+export async function changeList(ownerId: string, listId: string, changes: { title?: string; repliesPolicy?: RepliesPolicy }): Promise<List | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(changes)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      return `#f${i} = :f${i}`;
+    });
+  if (sets.length === 0) return listOf(ownerId, listId);
+  return updateItem(
+    { Key: keys.list(ownerId, listId), UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+    listItem,
+  );
+}
+
+/** All lists of an owner, oldest first (Mastodon orders them by title on the client). */
+export const listsOf = (ownerId: string) =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listsPartition(ownerId) } }, listItem);
+
+/** Lists by id of one owner, in one batch read; unknown ids drop out. */
+export async function listsByIds(ownerId: string, ids: string[]): Promise<List[]> {
+  const found = await batchGet(ids.map((id) => keys.list(ownerId, id)), listItem);
+  return ids.flatMap((id) => found.get(keyString(keys.list(ownerId, id))) ?? []);
+}
+
+/** A page of a list's members, newest account first; `limit` 0 reads them all. */
+export async function listMembersPage(listId: string, page: Page | { limit: 0 }): Promise<ListMember[]> {
+  if (page.limit === 0) {
+    return queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listMembersPartition(listId) }, ScanIndexForward: false }, listMemberItem);
+  }
+  return queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.listMembersPartition(listId) }, page, listMemberItem);
+}
+
+/** Which of `accountIds` are already in the list: one batch read. */
+export async function membersAmong(listId: string, accountIds: string[]): Promise<Set<string>> {
+  const found = await batchGet(accountIds.map((id) => keys.listMember(listId, id)), listMemberItem);
+  return new Set([...found.values()].map((m) => m.accountId));
+}
+
+/** Every list containing `accountId` (all owners): one Query of GSI1, to its last page. */
+export const membershipsOf = (accountId: string) =>
+  queryAll(
+    { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(accountId) } },
+    listMemberItem,
+  );
+
+/** The lists of `ownerId` containing `accountId`. */
+export const ownerMembershipsOf = (accountId: string, ownerId: string) =>
+  queryAll(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :owner)',
+      ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(accountId), ':owner': gsi1.listMembershipOwnerPrefix(ownerId) },
+    },
+    listMemberItem,
+  );
+
+export const listEntryRecord = (listId: string, status: Status, hasMedia: boolean) => ({
+  ...keys.listEntry(listId, status.id),
+  ...timelineEntry.parse({ statusId: status.id, accountId: status.accountId, reblogOfId: status.reblogOfId, hasMedia, local: true }),
+});
+
+export const writeListEntries = (puts: ReturnType<typeof listEntryRecord>[], deletes: Key[] = []) => batchWrite(puts, deletes);
+
+const keyOnly = z.object({ PK: z.string(), SK: z.string() });
+
+/**
+ * Deletes every item of a partition, one page (at most `pageSize` keys) at a
+ * time, so that memory and each batch stay bounded however large it is.
+ */
+async function deletePartition(pk: string, filter?: { expression: string; values: Item }, pageSize = 100): Promise<number> {
+  let removed = 0;
+  let start: Item | undefined;
+  do {
+    const page = await query(
+      {
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk, ...(filter?.values ?? {}) },
+        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ProjectionExpression: 'PK, SK',
+        Limit: pageSize,
+        ExclusiveStartKey: start,
+      },
+      keyOnly,
+    );
+    await batchWrite([], page.items);
+    removed += page.items.length;
+    start = page.lastKey;
+  } while (start);
+  return removed;
+}
+
+/** Removes the entries an account wrote (its statuses and reblogs) from a list timeline. */
+export const removeAccountEntries = (listId: string, accountId: string) =>
+  deletePartition(keys.listPartition(listId), { expression: 'accountId = :a', values: { ':a': accountId } });
+
+/**
+ * Deletes a list: its memberships first (so the fan-out stops finding it), then
+ * the list item, then its timeline entries, each in bounded batches.
+ */
+export async function destroyList(list: List): Promise<void> {
+  await deletePartition(keys.listMembersPartition(list.id));
+  await deleteItem(keys.list(list.ownerId, list.id), listItem);
+  await deletePartition(keys.listPartition(list.id));
+}

@@ -1,0 +1,176 @@
+// Hashtag usage counted at write time (by the fan-out worker, off the POST
+// path), read by trends, featured tags and their suggestions without scans:
+// - `TAGDAY#<day>` / `<tag>`: uses and distinct accounts of a tag on a UTC day
+//   (public statuses only, as Mastodon's trends); the day partition is the
+//   index of tags used that day, so a week of trends is 7 Queries.
+// - `TAGDAYACCT#…`: an account used a tag that day (decides the accounts bump).
+// - `ACCOUNT_TAGS#<account>` / `<tag>`: statuses_count and last_status_at of an
+//   account's public and unlisted statuses with the tag (featured tags).
+// - `ACCOUNT_TAG_DAYS#<account>` / `<day>#<tag>`: the account's uses per day
+//   (featured tag suggestions: one Query over a 7-day SK range).
+import { z } from 'zod';
+import type { Status } from './statuses';
+import { keys } from './keys';
+import { batchGet, getItem, putItem, queryAll, updateItem } from './table';
+import { extractEntities, normalizeTag } from '../text/status';
+
+export const HISTORY_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Day counters outlive the week they are read for, then expire (TTL attribute `expiresAt`). */
+const RETENTION_SECONDS = 14 * 24 * 60 * 60;
+
+/** `YYYY-MM-DD` of a UTC day. */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+/** The last `HISTORY_DAYS` UTC days, today first. */
+export const pastWeek = (now: Date = new Date()): string[] =>
+  Array.from({ length: HISTORY_DAYS }, (_, i) => dayOf(new Date(now.getTime() - i * DAY_MS)));
+const expiry = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + RETENTION_SECONDS;
+
+export const tagDayItem = z.object({
+  SK: z.string(),
+  name: z.string(),
+  uses: z.number().int().default(0),
+  accounts: z.number().int().default(0),
+});
+export type TagDay = { tag: string; name: string; uses: number; accounts: number };
+const toTagDay = (item: z.infer<typeof tagDayItem>): TagDay => ({ tag: item.SK, name: item.name, uses: item.uses, accounts: item.accounts });
+
+export const accountTagItem = z.object({
+  SK: z.string(),
+  name: z.string(),
+  statusesCount: z.number().int().default(0),
+  lastStatusAt: z.string().nullable().default(null),
+});
+export type AccountTag = z.infer<typeof accountTagItem>;
+
+const accountTagDayItem = z.object({ SK: z.string(), name: z.string(), uses: z.number().int().default(0) });
+const presence = z.object({ PK: z.string() });
+
+/** The spelling of each tag as first written in the status (the stored tags are normalized). */
+function displayNames(status: Status): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const e of extractEntities(status.text)) {
+    if (e.kind !== 'hashtag') continue;
+    const tag = normalizeTag(e.tag);
+    if (!names.has(tag)) names.set(tag, e.tag);
+  }
+  return names;
+}
+
+/**
+ * Counts a new status's tags once (SQS may deliver the fan-out twice: a marker
+ * per status decides, so a crash after it under-counts rather than doubles).
+ * Reblogs and direct statuses count nothing.
+ */
+export async function recordTagUses(status: Status): Promise<boolean> {
+  if (status.reblogOfId || status.tags.length === 0 || status.visibility === 'direct') return false;
+  const day = dayOf(new Date(status.createdAt));
+  const first = await putItem({ ...keys.tagUseCounted(status.id), expiresAt: expiry(day) }, { ifAbsent: true });
+  if (!first) return false;
+  const names = displayNames(status);
+  await Promise.all(
+    status.tags.map(async (tag) => {
+      const name = names.get(tag) ?? tag;
+      await updateItem(
+        {
+          Key: keys.tag(tag),
+          UpdateExpression: 'SET #name = if_not_exists(#name, :name), lastUsedAt = :at',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':name': name, ':at': status.createdAt },
+        },
+        z.unknown(),
+      );
+      await updateItem(
+        {
+          Key: keys.accountTagDay(status.accountId, day, tag),
+          UpdateExpression: 'ADD uses :one SET #name = if_not_exists(#name, :name), expiresAt = :exp',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':one': 1, ':name': name, ':exp': expiry(day) },
+        },
+        z.unknown(),
+      );
+      if (status.visibility === 'private') return;
+      await updateItem(
+        {
+          Key: keys.accountTag(status.accountId, tag),
+          UpdateExpression: 'ADD statusesCount :one SET #name = if_not_exists(#name, :name), lastStatusAt = :at',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':one': 1, ':name': name, ':at': status.createdAt },
+        },
+        z.unknown(),
+      );
+      if (status.visibility !== 'public') return;
+      const newAccount = await putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true });
+      await updateItem(
+        {
+          Key: keys.tagDay(day, tag),
+          UpdateExpression: 'ADD uses :one, accounts :acc SET #name = if_not_exists(#name, :name), expiresAt = :exp',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':one': 1, ':acc': newAccount ? 1 : 0, ':name': name, ':exp': expiry(day) },
+        },
+        z.unknown(),
+      );
+    }),
+  );
+  return true;
+}
+
+/** Every tag used on each day (one Query per day partition), keyed by day then tag. */
+export async function tagsUsedOn(days: string[]): Promise<Map<string, Map<string, TagDay>>> {
+  const out = new Map<string, Map<string, TagDay>>();
+  await Promise.all(
+    days.map(async (day) => {
+      const items = await queryAll(
+        { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.tagDayPartition(day) } },
+        tagDayItem,
+      );
+      out.set(day, new Map(items.map((item) => [item.SK, toTagDay(item)])));
+    }),
+  );
+  return out;
+}
+
+/** Day counters of the given tags over the given days (one batch read). */
+export async function tagHistories(tags: string[], days: string[]): Promise<Map<string, Map<string, TagDay>>> {
+  const found = await batchGet(tags.flatMap((tag) => days.map((day) => keys.tagDay(day, tag))), tagDayItem);
+  const out = new Map<string, Map<string, TagDay>>(days.map((day) => [day, new Map()]));
+  for (const day of days) {
+    for (const tag of tags) {
+      const item = found.get(`${keys.tagDay(day, tag).PK}|${tag}`);
+      if (item) out.get(day)?.set(tag, toTagDay(item));
+    }
+  }
+  return out;
+}
+
+/** The display name of a tag, as first used on this instance. */
+export async function tagName(tag: string): Promise<string | undefined> {
+  const item = await getItem(keys.tag(tag), z.object({ name: z.string() }));
+  return item?.name;
+}
+
+export async function accountTags(accountId: string, tags: string[]): Promise<Map<string, AccountTag>> {
+  const found = await batchGet(tags.map((tag) => keys.accountTag(accountId, tag)), accountTagItem);
+  return new Map([...found.values()].map((item) => [item.SK, item]));
+}
+
+/** An account's uses of each tag over the days from `since` (inclusive), most used first. */
+export async function accountTagUsesSince(accountId: string, since: string): Promise<{ tag: string; name: string; uses: number }[]> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :pk AND SK >= :since',
+      ExpressionAttributeValues: { ':pk': keys.accountTagDaysPartition(accountId), ':since': since },
+    },
+    accountTagDayItem,
+  );
+  const totals = new Map<string, { tag: string; name: string; uses: number }>();
+  for (const item of items) {
+    const tag = item.SK.slice(item.SK.indexOf('#') + 1);
+    const entry = totals.get(tag) ?? { tag, name: item.name, uses: 0 };
+    entry.uses += item.uses;
+    totals.set(tag, entry);
+  }
+  return [...totals.values()].sort((a, b) => b.uses - a.uses || a.tag.localeCompare(b.tag));
+}
+
+export const tagCounted = async (statusId: string) => (await getItem(keys.tagUseCounted(statusId), presence)) !== undefined;

@@ -1,0 +1,63 @@
+// Follow requests of a locked account (Mastodon's AuthorizeFollowService /
+// RejectFollowService): list, authorize (the request becomes a follow and the
+// follower's home is backfilled by the delivery rule), reject.
+import { isVisible } from '../accounts/lookup';
+import { accountsByIds, type Account } from '../db/accounts';
+import { authorizeFollowRequest, followRequestsPage } from '../db/follow_requests';
+import { deleteFollowRequest, graphStates, type FollowRequest, type GraphState } from '../db/follows';
+import { nowIso } from '../db/table';
+import { notFound } from '../errors';
+import { isId, newId } from '../ids';
+import type { Page } from '../http/link';
+import { mergeIntoHome } from './home';
+import type { AccountPage } from './lists';
+import { renderRelationship, type Relationship } from './relationships';
+
+/** A page of requesters; the Link header pages by request id. */
+export async function followRequestsOf(viewer: Account, page: Page): Promise<AccountPage> {
+  const requests = await followRequestsPage(viewer.id, page);
+  const found = await accountsByIds(requests.map((r) => r.accountId));
+  return {
+    accounts: requests.flatMap((r) => {
+      const account = found.get(r.accountId);
+      return account && isVisible(account) ? [account] : [];
+    }),
+    newest: requests[0]?.id,
+    oldest: requests.at(-1)?.id,
+  };
+}
+
+/** The pending request from `requesterId` to the viewer, with the state between them; 404 when there is none. */
+async function pending(viewer: Account, requesterId: string): Promise<GraphState & { account: Account; requestedBy: FollowRequest }> {
+  if (!isId(requesterId)) throw notFound();
+  const id = BigInt(requesterId).toString();
+  const state = (await graphStates(viewer.id, [id])).get(id);
+  const account = state?.account;
+  const requestedBy = state?.requestedBy;
+  if (!state || !account || !requestedBy) throw notFound();
+  return { ...state, account, requestedBy };
+}
+
+export async function authorize(viewer: Account, requesterId: string): Promise<Relationship> {
+  const state = await pending(viewer, requesterId);
+  const request = state.requestedBy;
+  const follow = {
+    id: newId(),
+    followerId: request.accountId,
+    followedId: viewer.id,
+    showReblogs: request.showReblogs,
+    notify: request.notify,
+    createdAt: nowIso(),
+  };
+  // A concurrent authorize/reject/withdrawal took the request: as if it never existed.
+  if (!(await authorizeFollowRequest(request, follow))) throw notFound();
+  // The follower's home gets what it may now see (private statuses included), as a new follow does.
+  await mergeIntoHome(follow.followerId, viewer.id, follow.showReblogs);
+  return renderRelationship(state.account.id, { ...state, followedBy: follow, requestedBy: undefined });
+}
+
+export async function reject(viewer: Account, requesterId: string): Promise<Relationship> {
+  const state = await pending(viewer, requesterId);
+  if (!(await deleteFollowRequest(state.account.id, viewer.id))) throw notFound();
+  return renderRelationship(state.account.id, { ...state, requestedBy: undefined });
+}

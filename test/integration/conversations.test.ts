@@ -1,0 +1,133 @@
+// GET /api/v1/conversations, POST /api/v1/conversations/:id/read, DELETE /api/v1/conversations/:id.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { handler as list } from '../../functions/conversations/index';
+import { handler as read } from '../../functions/conversations/read';
+import { handler as remove } from '../../functions/conversations/delete';
+import { handler as create } from '../../functions/statuses/create';
+import { handler as fanoutWorker } from '../../functions/workers/fanout';
+import { handler as notifyWorker } from '../../functions/workers/notify';
+import { dynamo } from '../../lib/aws';
+import { registerInlineWorker } from '../../lib/queue';
+import { anAppToken, aUser, type UserFixture } from '../support/factories';
+import { call } from '../support/http';
+
+registerInlineWorker('fanout', fanoutWorker);
+registerInlineWorker('notify', notifyWorker);
+
+const post = async (user: UserFixture, json: Record<string, unknown>): Promise<string> => {
+  const res = await call(create, { method: 'POST', path: '/api/v1/statuses', json, token: user.token });
+  expect(res.status).toBe(200);
+  return res.body.id;
+};
+const conversations = (token: string, query: Record<string, string> = {}) => call(list, { path: '/api/v1/conversations', query, token });
+const markRead = (token: string, id: string) => call(read, { method: 'POST', path: `/api/v1/conversations/${id}/read`, pathParameters: { id }, token });
+const drop = (token: string, id: string) => call(remove, { method: 'DELETE', path: `/api/v1/conversations/${id}`, pathParameters: { id }, token });
+type Shown = { id: string; unread: boolean; accounts: { id: string }[]; last_status: { id: string } | null };
+const accountIds = (c: Shown) => c.accounts.map((a) => a.id).sort();
+
+let alice: UserFixture;
+let bob: UserFixture;
+let carol: UserFixture;
+let dave: UserFixture;
+let first: string;
+let reply: string;
+let other: string;
+
+beforeAll(async () => {
+  [alice, bob, carol, dave] = await Promise.all([aUser({ username: 'convalice' }), aUser({ username: 'convbob' }), aUser({ username: 'convcarol' }), aUser({ username: 'convdave' })]);
+  first = await post(alice, { status: '@convbob secret plan', visibility: 'direct' });
+  await post(alice, { status: '@convbob not a conversation', visibility: 'public' });
+  reply = await post(bob, { status: '@convalice @convcarol agreed', visibility: 'direct', in_reply_to_id: first });
+  other = await post(dave, { status: '@convalice hello', visibility: 'direct' });
+});
+
+describe('GET /api/v1/conversations', () => {
+  it('lists one conversation per thread, most recent first, with the other participants and the last status', async () => {
+    const res = await conversations(alice.token);
+    expect(res.status).toBe(200);
+    const body: Shown[] = res.body;
+    expect(body.map((c) => c.id)).toEqual([other, first]);
+    expect(body[1]).toMatchObject({ id: first, unread: true, last_status: { id: reply, visibility: 'direct' } });
+    expect(accountIds(body[1]!)).toEqual([bob.account.id, carol.account.id].sort());
+    expect(accountIds(body[0]!)).toEqual([dave.account.id]);
+  });
+
+  it('marks a conversation unread for the recipients only, and shows late joiners the thread from their first status', async () => {
+    const asBob: Shown[] = (await conversations(bob.token)).body;
+    expect(asBob).toHaveLength(1);
+    expect(asBob[0]).toMatchObject({ id: first, unread: false, last_status: { id: reply } });
+    expect(accountIds(asBob[0]!)).toEqual([alice.account.id, carol.account.id].sort());
+    const asCarol: Shown[] = (await conversations(carol.token)).body;
+    expect(asCarol).toMatchObject([{ id: first, unread: true, last_status: { id: reply } }]);
+    expect(accountIds(asCarol[0]!)).toEqual([alice.account.id, bob.account.id].sort());
+  });
+
+  it('pages by last status with limit and the Link header', async () => {
+    const page1 = await conversations(alice.token, { limit: '1' });
+    expect(page1.body.map((c: Shown) => c.id)).toEqual([other]);
+    const next = (page1.headers.link ?? page1.headers.Link ?? '').match(/<([^>]+)>; rel="next"/)?.[1];
+    expect(next).toBeDefined();
+    const params = Object.fromEntries(new URL(next!).searchParams.entries());
+    expect(params).toMatchObject({ limit: '1', max_id: other });
+    const page2 = await conversations(alice.token, params);
+    expect(page2.body.map((c: Shown) => c.id)).toEqual([first]);
+    const newer = await conversations(alice.token, { min_id: reply });
+    expect(newer.body.map((c: Shown) => c.id)).toEqual([other]);
+  });
+});
+
+describe('POST /api/v1/conversations/:id/read and DELETE /api/v1/conversations/:id', () => {
+  it('marks a conversation read, for that participant only', async () => {
+    const res = await markRead(carol.token, first);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: first, unread: false, last_status: { id: reply } });
+    expect((await conversations(carol.token)).body).toMatchObject([{ id: first, unread: false }]);
+    expect((await conversations(alice.token)).body[1]).toMatchObject({ id: first, unread: true });
+  });
+
+  it('removes a conversation from one list; a new direct status in the thread brings it back', async () => {
+    const res = await drop(carol.token, first);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    expect((await conversations(carol.token)).body).toEqual([]);
+    expect((await conversations(bob.token)).body).toHaveLength(1);
+    const again = await post(alice, { status: '@convcarol @convbob still there?', visibility: 'direct', in_reply_to_id: reply });
+    expect((await conversations(carol.token)).body).toMatchObject([{ id: first, unread: true, last_status: { id: again } }]);
+  });
+
+  it.each([
+    ['an unknown id', () => '99999999'],
+    ['a malformed id', () => 'not-an-id'],
+    ["another account's conversation", () => other],
+  ])('answers 404 for %s, writing nothing', async (_name, id) => {
+    const before = await itemCount();
+    for (const res of [await markRead(bob.token, id()), await drop(bob.token, id())]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Record not found' });
+    }
+    expect(await itemCount()).toBe(before);
+    expect((await conversations(alice.token)).body.map((c: Shown) => c.id)).toContain(other);
+  });
+
+  it('rejects missing, app and wrong-scope tokens, writing nothing', async () => {
+    const readOnly = await aUser({ scopes: ['read'] });
+    const writeOnly = await aUser({ scopes: ['write'] });
+    const app = await anAppToken(['read', 'write']);
+    const before = await itemCount();
+    expect((await call(list, { path: '/api/v1/conversations' })).status).toBe(401);
+    expect((await conversations(writeOnly.token)).status).toBe(403);
+    expect((await conversations(app.token)).status).toBe(422);
+    expect((await markRead(readOnly.token, first)).status).toBe(403);
+    expect((await drop(readOnly.token, first)).status).toBe(403);
+    const badPage = await conversations(alice.token, { max_id: 'x' });
+    expect(badPage.status).toBe(422);
+    expect(badPage.body).toEqual({ error: expect.any(String) });
+    expect(await itemCount()).toBe(before);
+    expect((await conversations(bob.token)).body).toMatchObject([{ id: first }]);
+  });
+});
+
+async function itemCount(): Promise<number> {
+  const out = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, Select: 'COUNT' }));
+  return out.Count ?? 0;
+}
