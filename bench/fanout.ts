@@ -3,22 +3,13 @@
 // started in this process (the same emulators as the local stack).
 // Usage: npm run bench:fanout        (FANOUT_SIZES=1000,10000 by default)
 import { randomBytes } from 'node:crypto';
-import { freePort, startEmulators } from '../infra/local/emulators';
-import { ensureTable, LOCAL_CREDENTIALS } from '../infra/local/bootstrap';
-import { printTable } from './lib';
+import { ensureTable } from '../infra/local/bootstrap';
+import { inProcessEmulators, printTable } from './lib';
 
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,10000').split(',').map(Number);
 
 async function main() {
-  const emulators = await startEmulators({ dynamoPort: await freePort(), s3Port: await freePort() });
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LOG_LEVEL: 'error',
-  });
+  const emulators = await inProcessEmulators();
   // Imported after the environment points at the emulators.
   const { followRecord } = await import('../lib/db/follows');
   const { statusItem, statusRecord } = await import('../lib/db/statuses');

@@ -71,3 +71,22 @@ export function printTable(rows: Record<string, string | number>[]): void {
   process.stdout.write(`${line(columns)}\n`);
   for (const r of rows) process.stdout.write(`${line(columns.map((c) => String(r[c])))}\n`);
 }
+
+/**
+ * Starts dynalite and s3rver in this process and points lib/ at them (for the
+ * benchmarks that call lib/ directly). Import lib/ modules only after this.
+ */
+export async function inProcessEmulators() {
+  const { freePort, startEmulators } = await import('../infra/local/emulators');
+  const { LOCAL_CREDENTIALS } = await import('../infra/local/bootstrap');
+  const emulators = await startEmulators({ dynamoPort: await freePort(), s3Port: await freePort() });
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LOG_LEVEL: 'error',
+  });
+  return emulators;
+}

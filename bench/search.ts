@@ -5,9 +5,8 @@
 // posting stores them: the status item plus its search index items.
 // Usage: npx tsx bench/search.ts   (SEARCH_STATUSES=10000, SEARCH_RUNS=100 by default)
 import { randomBytes } from 'node:crypto';
-import { freePort, startEmulators } from '../infra/local/emulators';
-import { ensureTable, LOCAL_CREDENTIALS } from '../infra/local/bootstrap';
-import { percentile, printTable } from './lib';
+import { ensureTable } from '../infra/local/bootstrap';
+import { inProcessEmulators, percentile, printTable } from './lib';
 
 const STATUSES = Number(process.env.SEARCH_STATUSES ?? 10000);
 const RUNS = Number(process.env.SEARCH_RUNS ?? 100);
@@ -24,16 +23,8 @@ function rng(seed: number) {
 }
 
 async function main() {
-  const emulators = await startEmulators({ dynamoPort: await freePort(), s3Port: await freePort() });
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamoEndpoint,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LOG_LEVEL: 'error',
-    TABLE_NAME: `search-${randomBytes(3).toString('hex')}`,
-  });
+  const emulators = await inProcessEmulators();
+  process.env.TABLE_NAME = `search-${randomBytes(3).toString('hex')}`;
   await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME!);
   // Imported after the environment points at the emulators.
   const { createLocalAccount } = await import('../lib/db/accounts');
