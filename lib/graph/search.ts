@@ -8,6 +8,7 @@ import { followEdges } from '../db/follows';
 import { usernamesByPrefix } from '../db/usernames';
 import type { Item } from '../db/table';
 import { config } from '../config';
+import { hiddenFor } from './hidden';
 
 /** How many index Queries one search may make while filling a page. */
 const MAX_CALLS = 5;
@@ -32,6 +33,8 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
   const prefix = usernamePrefix(input.q);
   if (prefix === undefined || input.limit < 1) return [];
   const wanted = input.offset + input.limit;
+  // Accounts blocked either way never show up in each other's searches, as Mastodon's AccountSearchService.
+  const { blocked } = await hiddenFor(viewer.id);
   const found: Account[] = [];
   let start: Item | undefined;
   let calls = 0;
@@ -42,7 +45,7 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
     const accounts = await accountsByIds(page.items.map((e) => e.accountId));
     let matches = page.items.flatMap((e) => {
       const account = accounts.get(e.accountId);
-      return account && isVisible(account) ? [account] : [];
+      return account && isVisible(account) && !blocked.has(account.id) ? [account] : [];
     });
     if (input.following) {
       const edges = await followEdges(viewer.id, matches.map((a) => a.id));
