@@ -34,6 +34,10 @@ export const config = {
   get secret() { return env('SECRET_KEY_BASE', 'local-development-secret-change-me'); },
   get exposeMetrics() { return env('EXPOSE_METRICS', '') === '1'; },
   get vapidPublicKey() { return process.env.VAPID_PUBLIC_KEY || undefined; },
+  /** The VAPID private key (base64url, 32 bytes) that signs push requests; generated once per stage. */
+  get vapidPrivateKey() { return process.env.VAPID_PRIVATE_KEY || undefined; },
+  /** Push endpoints on loopback (and over plain http there) are accepted only on the local stage, or when tests ask. */
+  get pushAllowLoopback() { return this.stage === 'local' || env('PUSH_ALLOW_LOOPBACK', '') === '1'; },
 };
 
 export const SOFTWARE = { name: 'tootless', version: '0.1.0' };

@@ -12,12 +12,14 @@ export const muteInput = z.object({
   /** Also hide the account's notifications (Mastodon's default: true). */
   notifications: booleanish.default(true),
   /** Seconds the mute lasts; 0 (the default) is indefinite. */
-  duration: z.coerce
-    .number({ invalid_type_error: 'must be a number' })
-    .int('must be an integer')
-    .min(0, 'must be greater than or equal to 0')
-    .max(MAX_DURATION, `must be less than or equal to ${MAX_DURATION}`)
-    .default(0),
+  duration: z
+    // Coercion alone would read `[60]` as 60: a list or an object is not a number.
+    .preprocess((v) => (typeof v === 'object' && v !== null ? NaN : v), z.coerce
+      .number({ invalid_type_error: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be greater than or equal to 0')
+      .max(MAX_DURATION, `must be less than or equal to ${MAX_DURATION}`)
+      .default(0)),
 });
 
 export async function run(input: z.infer<typeof muteInput>, ctx: Ctx<'user'>) {

@@ -1,5 +1,6 @@
 // GET /api/v1/notifications (https://docs.joinmastodon.org/methods/notifications/#get)
 import { notificationsPage } from '../../lib/db/notifications';
+import { dropFilteredNotifications } from '../../lib/filters';
 import { hiddenFor, notificationHidden } from '../../lib/graph/hidden';
 import { http, json, type Ctx } from '../../lib/http';
 import { linkHeader } from '../../lib/http/link';
@@ -10,7 +11,9 @@ export async function run(input: NotificationsQuery, ctx: Ctx<'user'>) {
   const page = await notificationsPage(ctx.account.id, input, { types: requestedTypes(input), fromAccountId: input.account_id });
   // Notifications from accounts blocked either way (or muted with notifications) are hidden on read.
   const hidden = await hiddenFor(ctx.account.id);
-  const body = await renderNotifications(page.filter((n) => !notificationHidden(hidden, n.fromAccountId)), ctx.account);
+  // Irreversible `notifications` filters drop notifications about matching statuses (filters added later included).
+  const shown = await dropFilteredNotifications(page.filter((n) => !notificationHidden(hidden, n.fromAccountId)), ctx.account.id);
+  const body = await renderNotifications(shown, ctx.account);
   // The Link follows the page as read, so notifications dropped from the body (deleted statuses) never stall paging.
   const link = linkHeader(ctx.path, linkQuery(input, ctx.query), { newest: page[0]?.id, oldest: page.at(-1)?.id });
   return json(body, 200, link ? { Link: link } : {});

@@ -10,7 +10,14 @@ const id = z.string().regex(/^\d{1,20}$/);
 
 export const fanoutMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('create'), statusId: id }),
-  z.object({ type: z.literal('delete'), statusId: id, accountId: id, mentionIds: z.array(id).default([]) }),
+  z.object({
+    type: z.literal('delete'),
+    statusId: id,
+    accountId: id,
+    mentionIds: z.array(id).default([]),
+    /** The streams the deleted status reached (absent in messages queued before it existed: every public stream, no hashtag). */
+    deleted: z.object({ visibility: z.enum(['public', 'unlisted', 'private', 'direct']), tags: z.array(z.string()).max(100), hasMedia: z.boolean() }).optional(),
+  }),
 ]);
 export type FanoutMessage = z.infer<typeof fanoutMessage>;
 
@@ -21,7 +28,7 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
     const status = await statusById(message.statusId);
     if (status) await recordTagUses(status);
   }
-  else await fanOutDelete(message.statusId, message.accountId, message.mentionIds);
+  else await fanOutDelete(message.statusId, message.accountId, message.mentionIds, { deleted: message.deleted });
 }
 
 export { fanOut };

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureBucket, ensureTable, LOCAL_CREDENTIALS } from './bootstrap';
 import { startEmulators, type Emulators } from './emulators';
 import { localSettings, offlineEnv, waitForHttp, type LocalSettings } from './stack';
+import { localVapidKeys } from '../../lib/push/vapid';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -66,6 +67,11 @@ async function main(): Promise<void> {
   say(`table ${settings.tableName} and bucket ${settings.bucket} ready`);
 
   const env = offlineEnv(settings, process.env, { dynamoEndpoint, s3Endpoint, credentials: LOCAL_CREDENTIALS });
+  // Web Push: the stage's VAPID key pair, made on the first start and kept with the data (a new
+  // pair would orphan every push subscription); VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY override it.
+  const vapid = localVapidKeys(process.env, settings.dataDir);
+  Object.assign(env, { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey });
+  if (vapid.source === 'created') say(`Web Push key pair created in ${join(settings.dataDir, 'vapid.json')}`);
   // package.json pins @hapi/statehood 8.2.0 for serverless-offline: 8.2.1 turns every cookie with
   // attributes into a 500 (hapijs/statehood#90), while API Gateway passes Set-Cookie through.
   const serverless = [join(root, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local'];

@@ -2,8 +2,12 @@
 // account) and read the other way through GSI1 (who blocks me); a mute is stored
 // once under the muting account. A block's transaction also removes the follow
 // edges and pending follow requests in both directions, with exact counters.
+// The blocking partition also holds the account's domain blocks (SK `DOMAIN#…`,
+// lib/db/domain_blocks.ts), so one Query reads both.
 import { z } from 'zod';
 import type { Page } from '../http/link';
+import { ID_WIDTH } from '../ids';
+import { domainBlockItem } from './domain_blocks';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { deleteItem, putItem, queryAll, transact, type TransactItem } from './table';
@@ -105,9 +109,12 @@ export const putMute = (mute: Mute) => putItem(muteRecord(mute));
 
 export const deleteMute = (accountId: string, targetId: string) => deleteItem(keys.mute(accountId, targetId), muteItem);
 
+/** A max_id above every id: keeps the range of account blocks below the `DOMAIN#` items sharing their partition. */
+const ABOVE_EVERY_ID = (10n ** BigInt(ID_WIDTH)).toString();
+
 /** Accounts `accountId` blocks, newest account id first. */
 export const blocksPage = (accountId: string, page: Page): Promise<Block[]> =>
-  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.blockingPartition(accountId) }, page, blockItem);
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.blockingPartition(accountId) }, { ...page, max_id: page.max_id ?? ABOVE_EVERY_ID }, blockItem);
 
 /** Accounts `accountId` mutes (expired mutes left out), newest account id first. */
 export const mutesPage = (accountId: string, page: Page): Promise<Mute[]> =>
@@ -115,15 +122,27 @@ export const mutesPage = (accountId: string, page: Page): Promise<Mute[]> =>
     accept: async (items) => items.filter((m) => muteActive(m)),
   });
 
-/** Every block of, every block against, and every active mute of `accountId` (one Query each, paged to the end). */
-export async function blockAndMuteSets(accountId: string): Promise<{ blocking: Block[]; blockedBy: Block[]; muting: Mute[] }> {
-  const [blocking, blockedBy, muting] = await Promise.all([
-    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.blockingPartition(accountId) } }, blockItem),
+/** The blocking partition holds account blocks (SK an account id) and domain blocks (SK `DOMAIN#…`, lib/db/domain_blocks.ts). */
+const blockingEntry = z.union([domainBlockItem, blockItem]);
+
+/**
+ * Every block of, every block against, and every active mute of `accountId`,
+ * with the domains it blocks read in the same Query as its blocks (one Query
+ * per partition, in parallel, paged to the end).
+ */
+export async function blockAndMuteSets(accountId: string): Promise<{ blocking: Block[]; blockedBy: Block[]; muting: Mute[]; blockedDomains: string[] }> {
+  const [entries, blockedBy, muting] = await Promise.all([
+    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.blockingPartition(accountId) } }, blockingEntry),
     queryAll(
       { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
       blockItem,
     ),
     queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.mutingPartition(accountId) } }, muteItem),
   ]);
-  return { blocking, blockedBy, muting: muting.filter((m) => muteActive(m)) };
+  return {
+    blocking: entries.flatMap((e) => ('targetAccountId' in e ? [e] : [])),
+    blockedBy,
+    muting: muting.filter((m) => muteActive(m)),
+    blockedDomains: entries.flatMap((e) => ('domain' in e ? [e.domain] : [])),
+  };
 }

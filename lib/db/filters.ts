@@ -1,7 +1,11 @@
 // Keyword filters (Mastodon's CustomFilter, API v1): one item per filter under its owner.
 import { z } from 'zod';
 import { keys } from './keys';
-import { deleteItem, getItem, putItem, queryAll, updateItem } from './table';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws';
+import { config } from '../config';
+import { batchGet, deleteItem, getItem, putItem, queryAll, updateItem } from './table';
 
 export const filterContexts = ['home', 'notifications', 'public', 'thread'] as const;
 export type FilterContext = (typeof filterContexts)[number];
@@ -59,3 +63,34 @@ export async function updateFilter(accountId: string, id: string, changes: Filte
 
 export const deleteFilter = (accountId: string, id: string) =>
   deleteItem(keys.filter(accountId, id), filterItem, { ConditionExpression: 'attribute_exists(PK)' });
+
+// ---- the irreversible-filter summary (one item per account that has any) ----
+
+/** A copy of an account's irreversible filters; `readAt` orders concurrent rewrites. */
+const summaryItem = z.object({ accountId: z.string(), filters: z.array(filterItem), readAt: z.number() });
+
+/**
+ * Rewrites the summary from a consistent read of the account's filters. Two
+ * concurrent rewrites are ordered by the time of their read: a rewrite from an
+ * older read never replaces one from a newer read.
+ */
+export async function refreshIrreversibleSummary(accountId: string): Promise<void> {
+  const readAt = Date.now();
+  const filters = (
+    await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.filtersPartition(accountId) }, ConsistentRead: true }, filterItem)
+  ).filter((f) => f.irreversible);
+  const Key = keys.irreversibleFilters(accountId);
+  const newer = { ConditionExpression: 'attribute_not_exists(PK) OR readAt <= :readAt', ExpressionAttributeValues: { ':readAt': readAt } };
+  try {
+    if (filters.length === 0) await dynamo().send(new DeleteCommand({ TableName: config.tableName, Key, ...newer }));
+    else await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...Key, ...summaryItem.parse({ accountId, filters, readAt }) }, ...newer }));
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/** The irreversible filters of each of `accountIds` that has any (BatchGet, 100 keys per call). */
+export async function irreversibleFiltersOf(accountIds: string[]): Promise<Map<string, Filter[]>> {
+  const found = await batchGet(accountIds.map((id) => keys.irreversibleFilters(id)), summaryItem);
+  return new Map([...found.values()].map((s) => [s.accountId, s.filters]));
+}

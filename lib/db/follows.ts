@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Page } from '../http/link';
 import { accountItem, type Account } from './accounts';
 import { blockItem, muteActive, muteItem, type Mute } from './blocks';
+import { blockableDomain, blockedDomainsAmong } from './domain_blocks';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, getItem, keyString, parseItem, transact, updateItem, type Parser, type TransactItem } from './table';
@@ -146,13 +147,16 @@ export type GraphState = {
   blocking?: boolean;
   blockedBy?: boolean;
   muting?: Mute | undefined;
+  /** The viewer blocks the account's domain (lib/db/domain_blocks.ts); never for local accounts. */
+  domainBlocking?: boolean;
 };
 
 const anyItem = z.record(z.unknown());
 
 /**
  * One batch read for the accounts, the edges in both directions and the pending
- * requests in both directions between the viewer and each id.
+ * requests in both directions between the viewer and each id; a second one, of
+ * the viewer's domain blocks, only when some of the accounts are remote.
  */
 export async function graphStates(viewerId: string, ids: string[]): Promise<Map<string, GraphState>> {
   const wanted = ids.flatMap((id) => [
@@ -167,10 +171,14 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
   ]);
   const found = await batchGet(wanted, anyItem);
   const read = <T>(key: Key, parser: Parser<T>): T | undefined => parseItem(parser, found.get(keyString(key)));
+  const accounts = new Map(ids.map((id) => [id, read(keys.account(id), accountItem)]));
+  const domainOf = (id: string) => blockableDomain(accounts.get(id));
+  const blockedDomains = await blockedDomainsAmong(viewerId, [...new Set(ids.flatMap((id) => domainOf(id) ?? []))]);
   const states = new Map<string, GraphState>();
   for (const id of ids) {
+    const domain = domainOf(id);
     states.set(id, {
-      account: read(keys.account(id), accountItem),
+      account: accounts.get(id),
       following: read(keys.follow(viewerId, id), followItem),
       followedBy: read(keys.follow(id, viewerId), followItem),
       requested: read(keys.followRequest(viewerId, id), followRequestItem),
@@ -178,6 +186,7 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
       blocking: read(keys.block(viewerId, id), blockItem) !== undefined,
       blockedBy: read(keys.block(id, viewerId), blockItem) !== undefined,
       muting: ((m) => (muteActive(m) ? m : undefined))(read(keys.mute(viewerId, id), muteItem)),
+      domainBlocking: domain !== undefined && blockedDomains.has(domain),
     });
   }
   return states;

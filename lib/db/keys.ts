@@ -6,6 +6,9 @@ export type Key = { PK: string; SK: string };
 
 const lower = (s: string) => s.toLowerCase();
 
+/** Sort-key prefix of domain blocks inside an account's blocking partition. */
+export const DOMAIN_BLOCK_PREFIX = 'DOMAIN#';
+
 export const keys = {
   /** The account profile, its counters and, for local users, their login state. */
   account: (id: string): Key => ({ PK: `ACCOUNT#${padId(id)}`, SK: 'ACCOUNT' }),
@@ -32,6 +35,12 @@ export const keys = {
   /** A streaming subscription: one per (connection, stream), under the channel events are published to. */
   channelSubscription: (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` }),
   channelPartition: (channel: string) => `CHANNEL#${channel}`,
+  /** An account with an open stream (one item per WebSocket connection or SSE listener): one partition the fan-out reads whole. */
+  onlineListener: (accountId: string, listenerId: string): Key => ({ PK: 'ONLINE', SK: `${padId(accountId)}#${listenerId}` }),
+  onlinePartition: () => 'ONLINE',
+  /** A streaming event kept for server-sent-event readers of a channel, by its snowflake event id; expires by TTL. */
+  streamLogEntry: (channel: string, eventId: string): Key => ({ PK: `STREAMLOG#${channel}`, SK: padId(eventId) }),
+  streamLogPartition: (channel: string) => `STREAMLOG#${channel}`,
   /** Membership of an admin account; the partition lists admins oldest first (the instance's contact fallback). */
   admin: (accountId: string): Key => ({ PK: 'ADMINS', SK: padId(accountId) }),
   adminsPartition: () => 'ADMINS',
@@ -136,6 +145,8 @@ export const keys = {
   /** A keyword filter of an account (the partition lists them all). */
   filter: (accountId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: padId(id) }),
   filtersPartition: (accountId: string) => `FILTERS#${padId(accountId)}`,
+  /** The account's irreversible filters, copied into one item so the fan-out can batch-read them for a page of recipients. */
+  irreversibleFilters: (accountId: string): Key => ({ PK: `FILTERS_IRREVERSIBLE#${padId(accountId)}`, SK: 'FILTERS_IRREVERSIBLE' }),
 
   // ---- hashtag usage, trends, featured tags (lib/db/tags.ts) ----
   /** One status's tag uses were counted (the fan-out may run twice; counting happens once). */
@@ -162,6 +173,11 @@ export const keys = {
   /** An account the user dismissed from their follow suggestions. */
   suggestionDismissed: (accountId: string, dismissedId: string): Key => ({ PK: `SUGGESTION_DISMISSED#${padId(accountId)}#${padId(dismissedId)}`, SK: 'DISMISSED' }),
 
+  // ---- Web Push subscriptions (lib/db/push_subscriptions.ts) ----
+  /** The push subscription of one access token (by the token's id), under its account: the partition is every subscription the push worker sends to. */
+  pushSubscription: (accountId: string, tokenId: string): Key => ({ PK: `PUSHSUB#${padId(accountId)}`, SK: padId(tokenId) }),
+  pushSubscriptionsPartition: (accountId: string) => `PUSHSUB#${padId(accountId)}`,
+
   // ---- blocks and mutes (lib/db/blocks.ts) ----
   /** A block, stored once: PK the blocker, SK the blocked account; GSI1 inverts it (blocked by). */
   block: (accountId: string, targetId: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: padId(targetId) }),
@@ -169,6 +185,15 @@ export const keys = {
   /** A mute: PK the muting account, SK the muted one (notifications flag and expiry are attributes). */
   mute: (accountId: string, targetId: string): Key => ({ PK: `MUTING#${padId(accountId)}`, SK: padId(targetId) }),
   mutingPartition: (accountId: string) => `MUTING#${padId(accountId)}`,
+
+  // ---- domain blocks (lib/db/domain_blocks.ts) ----
+  /**
+   * A domain an account blocks (normalised: ASCII, lower-case), in the account's
+   * blocking partition so that the one Query of its blocks also reads its domain
+   * blocks; `DOMAIN#` sorts after every padded id (blocksPage bounds its range
+   * below it). Exact lookup by domain. GSI1: by block id.
+   */
+  domainBlock: (accountId: string, domain: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: `${DOMAIN_BLOCK_PREFIX}${domain}` }),
 
   // ---- search (lib/db/search.ts) ----
   /** Full-text index of a public status: one item per (lower-cased word, status), newest last. */
@@ -211,6 +236,9 @@ export const gsi1 = {
   /** Accounts blocking an account (GSI1 on the block item; blocks and mutes area). */
   blockedBy: (targetId: string, accountId: string) => ({ GSI1PK: `BLOCKED_BY#${padId(targetId)}`, GSI1SK: padId(accountId) }),
   blockedByPartition: (targetId: string) => `BLOCKED_BY#${padId(targetId)}`,
+  /** An account's domain blocks by block id, for Link paging as Mastodon (GSI1 on the domain block item). */
+  domainBlockById: (accountId: string, blockId: string) => ({ GSI1PK: `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`, GSI1SK: padId(blockId) }),
+  domainBlocksByIdPartition: (accountId: string) => `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`,
   /** Local usernames, lower-cased, for prefix search (GSI1 on the username claim item). */
   usernameIndex: (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: lower(username) }),
   usernamesPartition: 'USERNAMES',

@@ -134,6 +134,8 @@ export async function scheduledOf(accountId: string, page: ScheduledPage): Promi
   const ascending = page.min_id !== undefined;
   const lower = page.min_id ?? page.since_id;
   if (page.max_id !== undefined && lower !== undefined) {
+    // Nothing lies strictly between them; DynamoDB refuses a BETWEEN whose bounds are inverted.
+    if (BigInt(lower) >= BigInt(page.max_id)) return [];
     conds.push('SK BETWEEN :lo AND :hi');
     // BETWEEN is inclusive: the bounds themselves are dropped below.
     values[':lo'] = pad(lower);

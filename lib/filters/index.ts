@@ -7,6 +7,8 @@ import {
   filterById,
   filterContexts,
   filtersOf,
+  irreversibleFiltersOf,
+  refreshIrreversibleSummary,
   updateFilter,
   type Filter,
   type FilterChanges,
@@ -17,6 +19,7 @@ import { nowIso } from '../db/table';
 import { notFound, unprocessable } from '../errors';
 import { booleanish, text } from '../http/validate';
 import { isId, newId } from '../ids';
+import { publishFiltersChanged } from '../streaming/publish';
 
 const absent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
 /** `expires_in` in seconds; null or '' means no expiry. */
@@ -62,7 +65,8 @@ export async function addFilter(accountId: string, input: FilterFields): Promise
     createdAt: nowIso(),
   };
   await createFilter(filter);
-  // Hook: emit `filters_changed` to the owner's streams here once streaming exists.
+  await refreshIrreversibleSummary(accountId);
+  await publishFiltersChanged(accountId);
   return filter;
 }
 
@@ -84,13 +88,15 @@ export async function changeFilter(accountId: string, id: string, input: FilterF
   };
   const updated = await updateFilter(accountId, id, changes);
   if (!updated) throw notFound();
-  // Hook: emit `filters_changed` here once streaming exists.
+  await refreshIrreversibleSummary(accountId);
+  await publishFiltersChanged(accountId);
   return updated;
 }
 
 export async function removeFilter(accountId: string, id: string): Promise<void> {
   if (!isId(id) || !(await deleteFilter(accountId, id))) throw notFound();
-  // Hook: emit `filters_changed` here once streaming exists.
+  await refreshIrreversibleSummary(accountId);
+  await publishFiltersChanged(accountId);
 }
 
 export const listFilters = (accountId: string) => filtersOf(accountId);
@@ -141,6 +147,54 @@ export async function dropIrreversiblyFiltered(statuses: Status[], accountId: st
   if (statuses.length === 0) return statuses;
   const re = filterRegExp(activeFilters(await filtersOf(accountId), context, Date.now(), true));
   if (!re) return statuses;
+  const originals = await statusesByIds([...new Set(statuses.flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : [])))]);
+  return statuses.filter((s) => {
+    const judged = s.reblogOfId ? originals.get(s.reblogOfId) : s;
+    if (!judged || judged.accountId === accountId) return true;
+    return !statusMatches(judged, re);
+  });
+}
+
+/** The text a status is judged by: a reblog by its original's (undefined when the original is gone). */
+async function judgedStatus(status: Status): Promise<Status | undefined> {
+  if (!status.reblogOfId) return status;
+  return (await statusesByIds([status.reblogOfId])).get(status.reblogOfId);
+}
+
+/**
+ * Which of `recipientIds` drop `status` from `context` by an irreversible filter
+ * (Mastodon's FeedManager#phrase_filtered?), at fan-out and notification time.
+ * One batch read of the recipients' filter summaries (100 per call); recipients
+ * without irreversible filters cost nothing more. The author's own statuses stay.
+ */
+export async function recipientsFilteringOut(status: Status, recipientIds: string[], context: FilterContext, now: number = Date.now()): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (recipientIds.length === 0) return out;
+  const summaries = await irreversibleFiltersOf(recipientIds);
+  if (summaries.size === 0) return out;
+  const judged = await judgedStatus(status);
+  if (!judged) return out;
+  for (const [recipientId, filters] of summaries) {
+    if (recipientId === judged.accountId) continue;
+    if (statusMatches(judged, filterRegExp(activeFilters(filters, context, now, true)))) out.add(recipientId);
+  }
+  return out;
+}
+
+/** Drops notifications about statuses the viewer's irreversible `notifications` filters match (on read, for filters added later). */
+export async function dropFilteredNotifications<N extends { statusId: string | null }>(notifications: N[], accountId: string): Promise<N[]> {
+  const withStatus = notifications.filter((n) => n.statusId !== null);
+  if (withStatus.length === 0) return notifications;
+  const filters = (await irreversibleFiltersOf([accountId])).get(accountId) ?? [];
+  const re = filterRegExp(activeFilters(filters, 'notifications', Date.now(), true));
+  if (!re) return notifications;
+  const statuses = await statusesByIds([...new Set(withStatus.map((n) => n.statusId!))]);
+  const kept = await dropIrreversiblyFilteredWith([...statuses.values()], accountId, re);
+  const keptIds = new Set(kept.map((s) => s.id));
+  return notifications.filter((n) => n.statusId === null || !statuses.has(n.statusId) || keptIds.has(n.statusId));
+}
+
+async function dropIrreversiblyFilteredWith(statuses: Status[], accountId: string, re: RegExp): Promise<Status[]> {
   const originals = await statusesByIds([...new Set(statuses.flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : [])))]);
   return statuses.filter((s) => {
     const judged = s.reblogOfId ? originals.get(s.reblogOfId) : s;

@@ -1,6 +1,6 @@
 // Relationship entity (https://docs.joinmastodon.org/entities/Relationship/) between
-// the viewer and other accounts. Blocks, mutes, domain blocks, endorsements and
-// notes come in a later issue: false / '' until then.
+// the viewer and other accounts. Endorsements and notes come in a later issue:
+// false / '' until then.
 import { isVisible } from '../accounts/lookup';
 import type { Account } from '../db/accounts';
 import { graphStates, type GraphState } from '../db/follows';
@@ -23,7 +23,7 @@ export function renderRelationship(id: string, state: Omit<GraphState, 'account'
     muting_notifications: state.muting?.notifications ?? false,
     requested: state.requested !== undefined,
     requested_by: state.requestedBy !== undefined,
-    domain_blocking: false,
+    domain_blocking: state.domainBlocking ?? false,
     endorsed: false,
     note: '',
   };

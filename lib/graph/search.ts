@@ -34,7 +34,7 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
   if (prefix === undefined || input.limit < 1) return [];
   const wanted = input.offset + input.limit;
   // Accounts blocked either way never show up in each other's searches, as Mastodon's AccountSearchService.
-  const { blocked } = await hiddenFor(viewer.id);
+  const { blocked, domains } = await hiddenFor(viewer.id);
   const found: Account[] = [];
   let start: Item | undefined;
   let calls = 0;
@@ -45,7 +45,7 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
     const accounts = await accountsByIds(page.items.map((e) => e.accountId));
     let matches = page.items.flatMap((e) => {
       const account = accounts.get(e.accountId);
-      return account && isVisible(account) && !blocked.has(account.id) ? [account] : [];
+      return account && isVisible(account) && !blocked.has(account.id) && !(account.domain !== null && domains.has(account.domain)) ? [account] : [];
     });
     if (input.following) {
       const edges = await followEdges(viewer.id, matches.map((a) => a.id));

@@ -13,6 +13,7 @@ import { batchGet } from '../db/table';
 import { edgesTo } from '../db/timelines';
 import { authorsOf, recipientsHiding } from '../graph/hidden';
 import { filterViewable } from '../statuses/visibility';
+import { recipientsFilteringOut } from '../filters';
 import { entersHome, repliedToThirdParty } from '../timelines/delivery';
 
 /** What the rule needs to know about one list and its owner for `status`. */
@@ -60,6 +61,9 @@ export async function deliverToLists(status: Status, hasMedia: boolean): Promise
   if (memberships.length === 0) return 0;
   // Owners who block, are blocked by, or mute an author (or the reblogged author) skip it, as on home.
   const hiding = await recipientsHiding(await authorsOf(status), [...new Set(memberships.map((m) => m.ownerId))]);
+  // Irreversible home filters apply to lists too (Mastodon's filter_from_list? includes filter_from_home?).
+  const filtering = await recipientsFilteringOut(status, [...new Set(memberships.map((m) => m.ownerId))], 'home');
+  for (const id of filtering) hiding.add(id);
   const owners = [...new Set(memberships.map((m) => m.ownerId))].filter((id) => !hiding.has(id));
   const edges = await edgesTo(owners, status.accountId);
   const repliedTo = repliedToThirdParty(status);

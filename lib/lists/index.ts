@@ -30,6 +30,7 @@ import { notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
 import type { Page } from '../http/link';
 import { text } from '../http/validate';
+import { dropIrreversiblyFiltered } from '../filters';
 import { filterHidden } from '../graph/hidden';
 import { filterViewable } from '../statuses/visibility';
 import type { TimelinePage } from '../timelines/read';
@@ -156,6 +157,7 @@ export async function listTimeline(owner: Account, id: string, page: Page): Prom
   const byId = await statusesByIds(entries.map((e) => e.statusId));
   const viewable = await filterViewable(entries.flatMap((e): Status[] => { const s = byId.get(e.statusId); return s ? [s] : []; }), owner);
   // Blocks and mutes filter on read too: entries written before the block stay hidden.
-  const statuses = await filterHidden(viewable, owner.id);
+  // Irreversible home filters added after delivery apply on read, as on home.
+  const statuses = await dropIrreversiblyFiltered(await filterHidden(viewable, owner.id), owner.id, 'home');
   return { statuses, newest: entries[0]?.statusId, oldest: entries.at(-1)?.statusId };
 }

@@ -9,7 +9,10 @@ import { statusById } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { notificationSuppressed } from '../graph/hidden';
 import { newId } from '../ids';
+import { recipientsFilteringOut } from '../filters';
 import { log } from '../log';
+import { offerPush } from '../push/offer';
+import { publishNotification } from '../streaming/publish';
 
 export type NotifyRequest = {
   type: NotificationType;
@@ -24,19 +27,24 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const { type, accountId, fromAccountId } = request;
   if (accountId === fromAccountId && type !== 'poll') return 'self';
   const statusId = statusTypes.includes(type) ? request.statusId ?? null : null;
-  if (statusTypes.includes(type)) {
-    if (!statusId || !(await statusById(statusId))) return 'no-status';
-  }
+  const status = statusId ? await statusById(statusId) : undefined;
+  if (statusTypes.includes(type) && !status) return 'no-status';
   const accounts = await accountsByIds([accountId, fromAccountId]);
   const recipient = accounts.get(accountId);
   if (!recipient || recipient.domain !== null) return 'no-recipient';
   if (!accounts.has(fromAccountId)) return 'no-actor';
   // Blocked either way, or muted with notifications: Mastodon's NotifyService#blocked?.
   if (await notificationSuppressed(accountId, fromAccountId)) return 'hidden';
+  // Irreversible `notifications` filters of the recipient drop notifications about matching statuses.
+  if (status && (await recipientsFilteringOut(status, [accountId], 'notifications')).size > 0) return 'hidden';
 
   const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
   const created = await createNotification(notification);
   if (!created) return 'duplicate';
   log.debug('notification created', { id: notification.id, type, accountId });
+  // Streaming: the recipient's `user` / `user:notification` streams (never fails the notification).
+  await publishNotification(notification, recipient);
+  // Web Push: queued for the push worker when the recipient has a subscription (never fails the notification).
+  await offerPush(notification);
   return 'created';
 }

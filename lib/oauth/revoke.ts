@@ -1,6 +1,7 @@
 // Token revocation (RFC 7009), as Doorkeeper answers it.
 import { z } from 'zod';
 import { sha256 } from '../crypto';
+import { deletePushSubscription } from '../db/push_subscriptions';
 import { revokeToken, tokenByHash } from '../db/tokens';
 import { authenticatedClient } from './client';
 import { revocationRefused } from './errors';
@@ -28,5 +29,7 @@ export async function revoke(input: unknown, authorization: string | undefined):
   const token = await tokenByHash(hash);
   if (!token) return;
   if (token.clientId !== app.clientId) throw revocationRefused();
-  await revokeToken(hash, app.clientId);
+  const revoked = await revokeToken(hash, app.clientId);
+  // The token's Web Push subscription goes with it (Mastodon: Web::PushSubscription.unsubscribe_for).
+  if (revoked?.accountId) await deletePushSubscription(revoked.accountId, revoked.id);
 }

@@ -12,7 +12,7 @@ import { config } from '../config';
 import { log } from '../log';
 
 /** Each queue and the function that consumes it (`<queue>Worker` in serverless.yml). */
-export const QUEUES = ['mail', 'signin', 'fanout', 'notify'] as const;
+export const QUEUES = ['mail', 'signin', 'fanout', 'notify', 'push'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 export const workerFunction = (queue: QueueName) => `${queue}Worker`;

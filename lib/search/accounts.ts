@@ -17,7 +17,7 @@ const MAX_QUERY_WORDS = 8;
 async function byDisplayName(viewer: Account, q: string, following: boolean, wanted: number): Promise<Account[]> {
   const words = searchWords(q.replace(/^@/, '')).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return [];
-  const { blocked } = await hiddenFor(viewer.id);
+  const { blocked, domains } = await hiddenFor(viewer.id);
   const driver = [...words].sort((a, b) => b.length - a.length)[0]!;
   const found = new Map<string, Account>();
   let start: Item | undefined;
@@ -29,7 +29,7 @@ async function byDisplayName(viewer: Account, q: string, following: boolean, wan
     const accounts = await accountsByIds(page.ids);
     let matches = page.ids.flatMap((id) => {
       const a = accounts.get(id);
-      if (!a || !isVisible(a) || blocked.has(a.id) || found.has(a.id)) return [];
+      if (!a || !isVisible(a) || blocked.has(a.id) || (a.domain !== null && domains.has(a.domain)) || found.has(a.id)) return [];
       const nameWords = searchWords(a.displayName);
       return words.every((w) => nameWords.some((n) => n.startsWith(w))) ? [a] : [];
     });

@@ -69,11 +69,25 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
 
   await removeReblogsOf(status);
   try {
-    await enqueue('fanout', { type: 'delete', statusId: status.id, accountId: status.accountId, mentionIds: status.mentions.map((m) => m.id) });
+    await enqueue('fanout', { type: 'delete', statusId: status.id, accountId: status.accountId, mentionIds: status.mentions.map((m) => m.id), deleted: deletedDescription(status) });
   } catch (err) {
     log.error('enqueue after deleting failed', { statusId: status.id, err });
   }
 }
+
+/**
+ * What the fan-out's `delete` event needs of a deleted status: the streams it
+ * reached. Public and hashtag streams only heard of it when it entered the public
+ * timelines (no reblogs, no replies to others); otherwise it is described as unlisted.
+ */
+function deletedDescription(status: Status) {
+  const hasMedia = status.mediaIds.length > 0;
+  const wasPublic = publicEntryRecords(status, hasMedia).length > 0;
+  return { visibility: status.visibility === 'public' && !wasPublic ? ('unlisted' as const) : status.visibility, tags: status.tags, hasMedia };
+}
+
+/** An undone reblog never reached public, hashtag or direct streams. */
+const REBLOG_DELETED = { visibility: 'unlisted' as const, tags: [], hasMedia: false };
 
 /** Every reblog of a deleted status goes with it (their home entries through the fan-out). */
 async function removeReblogsOf(status: Status): Promise<void> {
@@ -87,7 +101,7 @@ async function removeReblogsOf(status: Status): Promise<void> {
     if (!flag) continue;
     if ((await removeReblog(flag, false)) !== 'changed') continue;
     try {
-      await enqueue('fanout', { type: 'delete', statusId: flag.reblogId, accountId: flag.accountId, mentionIds: [] });
+      await enqueue('fanout', { type: 'delete', statusId: flag.reblogId, accountId: flag.accountId, mentionIds: [], deleted: REBLOG_DELETED });
     } catch (err) {
       log.error('enqueue reblog removal failed', { statusId: flag.reblogId, err });
     }
@@ -103,7 +117,7 @@ async function deleteOwnReblog(owner: Account, reblog: Status, originalId: strin
   const original = await statusById(originalId);
   if ((await removeReblog(flag, original !== undefined)) !== 'changed') throw notFound();
   try {
-    await enqueue('fanout', { type: 'delete', statusId: reblog.id, accountId: owner.id, mentionIds: [] });
+    await enqueue('fanout', { type: 'delete', statusId: reblog.id, accountId: owner.id, mentionIds: [], deleted: REBLOG_DELETED });
   } catch (err) {
     log.error('enqueue after deleting failed', { statusId: reblog.id, err });
   }

@@ -31,10 +31,23 @@ export const MINIMUM_OFFSET_MS = 5 * 60_000;
 
 const tooSoon = () => unprocessable('Validation failed: Scheduled at The scheduled date must be in the future');
 
+/** The last instant with a four-digit year: later ones print as `+YYYYYY-…` and would sort first in the due index. */
+const LATEST_SCHEDULE = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Does a leading `YYYY-MM-DD` name a real day? (Date.parse rolls 2030-02-30 over into March.) */
+function realCalendarDay(value: string): boolean {
+  const ymd = /^\s*(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!ymd) return true;
+  const [year, month, day] = [Number(ymd[1]), Number(ymd[2]), Number(ymd[3])];
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** Normalised ISO time of `scheduled_at`, at least five minutes ahead of `now`. */
 export function checkScheduledAt(value: string, now: number = Date.now()): string {
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw unprocessable('Validation failed: Scheduled at is invalid');
+  if (Number.isNaN(at) || at > LATEST_SCHEDULE || !realCalendarDay(value)) throw unprocessable('Validation failed: Scheduled at is invalid');
   if (at - now < MINIMUM_OFFSET_MS) throw tooSoon();
   return new Date(at).toISOString();
 }

@@ -105,21 +105,35 @@ export function channelsFor(r: StreamRequest, who: Principal): string[] {
   const me = who.accountId ?? '';
   switch (r.stream) {
     case 'user':
-      return satisfies(who.scopes, ['read:notifications']) ? [`timeline:${me}`, `timeline:${me}:notifications`] : [`timeline:${me}`];
+      return satisfies(who.scopes, ['read:notifications']) ? [channels.home(me), channels.notifications(me)] : [channels.home(me)];
     case 'user:notification':
-      return [`timeline:${me}:notifications`];
+      return [channels.notifications(me)];
     case 'direct':
-      return [`timeline:direct:${me}`];
+      return [channels.direct(me)];
     case 'list':
-      return [`timeline:list:${me}:${r.list}`];
+      return [channels.list(me, r.list ?? '')];
     case 'hashtag':
-      return [`timeline:hashtag:${normalizeTag(r.tag ?? '')}`];
+      return [channels.hashtag(r.tag ?? '')];
     case 'hashtag:local':
-      return [`timeline:hashtag:${normalizeTag(r.tag ?? '')}:local`];
+      return [channels.hashtagLocal(r.tag ?? '')];
     default:
-      return [`timeline:${r.stream}`];
+      return [channels.public(r.stream)];
   }
 }
+
+/** Channel names, as Mastodon's Redis channels; publishers (lib/streaming/publish.ts) and subscribers build them here. */
+export const channels = {
+  /** The home timeline of an account (the `user` stream). */
+  home: (accountId: string) => `timeline:${accountId}`,
+  notifications: (accountId: string) => `timeline:${accountId}:notifications`,
+  direct: (accountId: string) => `timeline:direct:${accountId}`,
+  /** Scoped by the owner, so another account guessing a list id hears nothing. */
+  list: (ownerId: string, listId: string) => `timeline:list:${ownerId}:${listId}`,
+  hashtag: (tag: string) => `timeline:hashtag:${normalizeTag(tag)}`,
+  hashtagLocal: (tag: string) => `timeline:hashtag:${normalizeTag(tag)}:local`,
+  /** `public`, `public:local`, `public:media`, `public:local:media`, `public:remote`, `public:remote:media`. */
+  public: (stream: string) => `timeline:${stream}`,
+};
 
 /** The `stream` array of a message, as Mastodon frames it: ["hashtag", "<tag>"], ["list", "<id>"] or ["<name>"]. */
 export const streamFrame = (r: StreamRequest): string[] =>
@@ -146,17 +160,14 @@ export type ConnectRequest = {
  * shows its public timelines to visitors (public preview).
  */
 export async function openConnection(req: ConnectRequest): Promise<Connection> {
-  let who: Principal & { tokenId: string | null };
+  let auth: { token: Token; account: Account | undefined } | undefined;
   if (req.token !== undefined) {
-    const auth = await resolveToken(req.token);
+    auth = await resolveToken(req.token);
     if (!auth) throw unauthorized();
     if (!satisfies(auth.token.scopes, CONNECT_SCOPES)) throw outsideScopes();
     if (auth.account) assertFunctional(auth.account);
-    who = principalOf(auth.token, auth.account);
-  } else {
-    if (!(await instanceSettings()).publicPreview) throw unauthorized('Missing access token');
-    who = { accountId: null, scopes: [], tokenId: null };
   }
+  const who = await streamPrincipal(auth);
   let initial: StreamBinding | undefined;
   // An empty `stream` is no stream, as in Mastodon (it subscribes only when one is named).
   if (req.query.stream !== undefined && req.query.stream !== '') {
@@ -167,11 +178,16 @@ export async function openConnection(req: ConnectRequest): Promise<Connection> {
   return saveConnection({ connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, scopes: who.scopes }, initial);
 }
 
-const principalOf = (token: Token, account: Account | undefined) => ({
-  accountId: account?.id ?? null,
-  scopes: token.scopes,
-  tokenId: token.id,
-});
+/**
+ * Who reads a stream, once the token (if any) passed its checks: its account
+ * and scopes, or a visitor, who may read only while the instance shows its
+ * public timelines to visitors (public preview). Shared by WebSocket and SSE.
+ */
+export async function streamPrincipal(auth: { token: Token; account: Account | undefined } | undefined): Promise<Principal & { tokenId: string | null }> {
+  if (auth) return { accountId: auth.account?.id ?? null, scopes: auth.token.scopes, tokenId: auth.token.id };
+  if (!(await instanceSettings()).publicPreview) throw unauthorized('Missing access token');
+  return { accountId: null, scopes: [], tokenId: null };
+}
 
 /** Forgets a closed connection and every subscription it held ($disconnect). */
 export async function closeConnection(connectionId: string): Promise<void> {
@@ -181,7 +197,7 @@ export async function closeConnection(connectionId: string): Promise<void> {
     const request = parseStreamKey(key);
     return request ? [bindingFor(request, conn)] : [];
   });
-  await deleteSubscriptions(connectionId, bindings);
+  await deleteSubscriptions(connectionId, bindings, conn.accountId);
 }
 
 export type ClientMessage = { type: 'subscribe' | 'unsubscribe'; stream?: unknown; tag?: unknown; list?: unknown };
@@ -222,7 +238,8 @@ export async function handleClientMessage(connectionId: string, message: ClientM
 export const managementEndpoint = (): string => config.streamingUrl.replace(/^ws(s?):\/\//i, 'http$1://');
 
 let management: { endpoint: string; client: ApiGatewayManagementApiClient } | undefined;
-const managementClient = () => {
+/** The Management API client frames go out through (one per endpoint, reused across invocations). */
+export const managementClient = (): ApiGatewayManagementApiClient => {
   const endpoint = managementEndpoint();
   if (management?.endpoint !== endpoint) {
     management = { endpoint, client: new ApiGatewayManagementApiClient({ endpoint, region: config.region }) };

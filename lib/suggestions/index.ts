@@ -7,6 +7,7 @@
 // accounts they dismissed, and accounts hidden by blocks and mutes.
 // Not done: the "most-followed local accounts" fallback (it needs a
 // followers-count index the table does not have yet).
+import { visibleAccountById } from '../accounts/lookup';
 import type { Account } from '../db/accounts';
 import { accountItem } from '../db/accounts';
 import { accountStatusesPage } from '../db/account_statuses';
@@ -60,6 +61,8 @@ export async function suggestionsFor(user: Account, limit: number): Promise<Acco
     .slice(0, limit);
 }
 
+/** Dismisses an account for good; an unknown one is 404 and stores nothing. */
 export async function dismissSuggestion(user: Account, accountId: string): Promise<void> {
-  await putItem({ ...keys.suggestionDismissed(user.id, accountId), dismissedId: accountId, createdAt: nowIso() });
+  const target = await visibleAccountById(accountId);
+  await putItem({ ...keys.suggestionDismissed(user.id, target.id), dismissedId: target.id, createdAt: nowIso() });
 }

@@ -2,7 +2,8 @@
 // picture and a poll, read timelines, vote, favourite, boost, get notified,
 // page through a timeline by its Link headers, and delete-and-redraft.
 import sharp from 'sharp';
-import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
+import type { mastodon } from 'masto';
+import { eventually, newUser as newUserOn, type MastoUser } from '../support/masto';
 import { startStack, type Stack } from '../support/stack';
 
 let stack: Stack;
@@ -15,32 +16,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function newUser(name: string): Promise<{ client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials }> {
-  const anon = createRestAPIClient({ url: stack.baseUrl });
-  const app = await anon.v1.apps.create({ clientName: `e2e ${name}`, redirectUris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read write follow push' });
-  const oauth = createOAuthAPIClient({ url: stack.baseUrl });
-  const appToken = await oauth.token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read write follow push' });
-  const username = `${name}${Date.now().toString(36)}`;
-  const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken.accessToken });
-  const token = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'social passphrase 7', agreement: true, locale: 'en' });
-  const client = createRestAPIClient({ url: stack.baseUrl, accessToken: token.accessToken });
-  return { client, me: await client.v1.accounts.verifyCredentials() };
-}
-
-/** Waits until `probe` answers something truthy: the fan-out and notifications run in separate worker invocations. */
-async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const newUser = (name: string) => newUserOn(stack.baseUrl, name);
 
 describe('two people on the local stack', () => {
-  let a: Awaited<ReturnType<typeof newUser>>;
-  let b: Awaited<ReturnType<typeof newUser>>;
+  let a: MastoUser;
+  let b: MastoUser;
   let post: mastodon.v1.Status;
   let imagePost: mastodon.v1.Status;
 

@@ -23,7 +23,7 @@ import { putItem, query, transact } from '../../lib/db/table';
 import { newId } from '../../lib/ids';
 import { notify } from '../../lib/notifications/notify';
 import { fanOut } from '../../lib/timelines/fanout';
-import { aFollow, aPostedReblog, aPostedStatus, aUser, type UserFixture } from '../support/factories';
+import { aFollow, anAppToken, aPostedReblog, aPostedStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
 const anyItem = z.record(z.unknown());
@@ -318,5 +318,133 @@ describe('what blocks and mutes hide', () => {
     expect(await list()).toEqual([dave.account.id]);
     await unblockCall(bob.account.id, alice.token);
     expect(await list()).toEqual([dave.account.id, bob.account.id]);
+  });
+});
+
+describe('bad input on every block and mute endpoint (audit)', () => {
+  type Res = { status: number; body: unknown };
+  const blocked = async (by: Account) => (await partition(keys.blockingPartition(by.id))).map((b) => String(b.targetAccountId));
+  const muted = async (by: Account) => (await partition(keys.mutingPartition(by.id))).map((m) => String(m.targetAccountId));
+  const listCall = (handler: typeof blocksHandler, path: string, token?: string, q: Record<string, string> = {}) => call(handler, { path, query: q, token });
+
+  const actions: [string, (id: string, token?: string) => Promise<Res>][] = [
+    ['block', (id, token) => blockCall(id, token)],
+    ['unblock', (id, token) => unblockCall(id, token)],
+    ['mute', (id, token) => muteCall(id, token)],
+    ['unmute', (id, token) => unmuteCall(id, token)],
+  ];
+
+  it.each([
+    ...actions.map(([name, run]): [string, (token?: string) => Promise<Res>] => [`POST /api/v1/accounts/:id/${name}`, (token) => run(bob.account.id, token)]),
+    ['GET /api/v1/blocks', (token?: string) => listCall(blocksHandler, '/api/v1/blocks', token)],
+    ['GET /api/v1/mutes', (token?: string) => listCall(mutesHandler, '/api/v1/mutes', token)],
+  ])('%s refuses a missing (401), invalid (401) and app (422) token, writing nothing', async (_name, run) => {
+    // Bob is blocked and muted by alice beforehand, so that an unblock or unmute getting through would show.
+    await blockCall(bob.account.id, alice.token);
+    await muteCall(bob.account.id, alice.token);
+    const app = await anAppToken(['read', 'write', 'follow']);
+    const answers = [await run(undefined), await run('not-a-token'), await run(app.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 422]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    expect(await blocked(alice.account)).toEqual([bob.account.id]);
+    expect(await muted(alice.account)).toEqual([bob.account.id]);
+    expect(await blocked(bob.account)).toEqual([]);
+    expect(await muted(bob.account)).toEqual([]);
+  });
+
+  it.each([
+    ['unblock', ['write:mutes', 'read:blocks']],
+    ['unblock', ['read']],
+    ['unmute', ['write:blocks', 'read:mutes']],
+    ['mute', ['write:blocks']],
+    ['block', ['write:follows']],
+  ])('%s with scopes %p → 403, the existing block or mute stays', async (action, scopes) => {
+    const weak = await aUser({ scopes });
+    // The weak user's block and mute of bob exist already (written through lib, as the endpoints would).
+    const { block, mute } = await import('../../lib/graph/blocks');
+    await block(weak.account, bob.account.id);
+    await mute(weak.account, bob.account.id, { notifications: true, duration: 0 });
+    const run = actions.find(([name]) => name === action)![1];
+    const res = await run(bob.account.id, weak.token);
+    expect([res.status, res.body]).toEqual([403, { error: expect.any(String) }]);
+    expect(await blocked(weak.account)).toEqual([bob.account.id]);
+    expect(await muted(weak.account)).toEqual([bob.account.id]);
+  });
+
+  it.each([
+    ['/api/v1/blocks', 'blocks', ['write:blocks']],
+    ['/api/v1/blocks', 'blocks', ['write']],
+    ['/api/v1/mutes', 'mutes', ['write:mutes']],
+    ['/api/v1/mutes', 'mutes', ['read:follows']],
+  ] as const)('GET %s with %s-less scopes %p → 403', async (path, _what, scopes) => {
+    const weak = await aUser({ scopes: [...scopes] });
+    const res = await listCall(path === '/api/v1/blocks' ? blocksHandler : mutesHandler, path, weak.token);
+    expect([res.status, res.body]).toEqual([403, { error: expect.any(String) }]);
+  });
+
+  it.each([
+    ['unblock', ['write:blocks']],
+    ['unmute', ['write:mutes']],
+    ['unmute', ['follow']],
+  ])('%s is allowed with %p', async (action, scopes) => {
+    const user = await aUser({ scopes });
+    const run = actions.find(([name]) => name === action)![1];
+    expect((await run(bob.account.id, user.token)).status).toBe(200);
+  });
+
+  it.each(actions)('%s answers 404 for malformed, oversized, unknown and own ids, writing nothing', async (_name, run) => {
+    for (const id of ['abc', '1.5', '-1', ' ', '123456789012345678901', '99999999999999999999', alice.account.id]) {
+      const res = await run(id, alice.token);
+      expect([id, res.status, res.body]).toEqual([id, 404, { error: 'Record not found' }]);
+    }
+    expect(await blocked(alice.account)).toEqual([]);
+    expect(await muted(alice.account)).toEqual([]);
+  });
+
+  it("answers 404 for an account whose login is pending approval, and unblock/unmute touch only the caller's own block or mute", async () => {
+    const pending = await aUser({ approved: false });
+    for (const [, run] of actions) expect((await run(pending.account.id, alice.token)).status).toBe(404);
+    const carol = await aUser();
+    await blockCall(bob.account.id, carol.token);
+    await muteCall(bob.account.id, carol.token);
+    expect((await unblockCall(bob.account.id, alice.token)).body).toMatchObject({ blocking: false });
+    expect((await unmuteCall(bob.account.id, alice.token)).body).toMatchObject({ muting: false });
+    expect(await blocked(carol.account)).toEqual([bob.account.id]);
+    expect(await muted(carol.account)).toEqual([bob.account.id]);
+    expect(await blocked(alice.account)).toEqual([]);
+  });
+
+  it.each([
+    ['a duration beyond 100 years', { json: { duration: 100 * 365 * 24 * 3600 + 1 } }],
+    ['an overflowing duration', { form: { duration: '1e400' } }],
+    ['a duration that is a list', { json: { duration: [60] } }],
+    ['notifications that is a list', { json: { notifications: [true] } }],
+    ['notifications that is an object', { json: { notifications: { a: 1 } } }],
+  ])('mute with %s → 422 and nothing written', async (_name, extra) => {
+    const res = await muteCall(bob.account.id, alice.token, extra as { form?: Record<string, string>; json?: unknown });
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    expect(await muted(alice.account)).toEqual([]);
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '2.5' }],
+    ['an overflowing limit', { limit: '1e400' }],
+    ['a malformed max_id', { max_id: '12abc' }],
+    ['a malformed since_id', { since_id: 'x' }],
+    ['an oversized min_id', { min_id: '123456789012345678901' }],
+  ])('GET /api/v1/blocks and /api/v1/mutes with %s → 422', async (_name, q) => {
+    for (const res of [await listCall(blocksHandler, '/api/v1/blocks', alice.token, q), await listCall(mutesHandler, '/api/v1/mutes', alice.token, q)]) {
+      expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    }
+  });
+
+  it('an inverted id range answers an empty page, not an error', async () => {
+    await blockCall(bob.account.id, alice.token);
+    await muteCall(bob.account.id, alice.token);
+    const q = { max_id: '1', min_id: '99999999999999999999' };
+    for (const res of [await listCall(blocksHandler, '/api/v1/blocks', alice.token, q), await listCall(mutesHandler, '/api/v1/mutes', alice.token, q)]) {
+      expect([res.status, res.body]).toEqual([200, []]);
+    }
   });
 });

@@ -131,3 +131,59 @@ async function itemCount(): Promise<number> {
   const out = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, Select: 'COUNT' }));
   return out.Count ?? 0;
 }
+
+describe('conversations bad input (audit)', () => {
+  const snapshot = async () => ({ items: await itemCount(), alice: (await conversations(alice.token)).body, bob: (await conversations(bob.token)).body });
+
+  it.each([
+    ['GET /api/v1/conversations', (token: string | undefined) => call(list, { path: '/api/v1/conversations', token })],
+    ['POST /api/v1/conversations/:id/read', (token: string | undefined) => call(read, { method: 'POST', path: `/api/v1/conversations/${first}/read`, pathParameters: { id: first }, token })],
+    ['DELETE /api/v1/conversations/:id', (token: string | undefined) => call(remove, { method: 'DELETE', path: `/api/v1/conversations/${first}`, pathParameters: { id: first }, token })],
+  ])('%s refuses a missing (401), invalid (401) and app (422) token, writing nothing', async (_name, run) => {
+    const app = await anAppToken(['read', 'write']);
+    const before = await snapshot();
+    const answers = [await run(undefined), await run('not-a-token'), await run(`${bob.token}x`), await run(app.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 422]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses read:statuses for read and delete, and write:conversations for the list (403)', async () => {
+    const reader = await aUser({ scopes: ['read:statuses'] });
+    const writer = await aUser({ scopes: ['write:conversations'] });
+    const before = await snapshot();
+    for (const res of [await markRead(reader.token, first), await drop(reader.token, first), await conversations(writer.token)]) {
+      expect([res.status, res.body]).toEqual([403, { error: expect.any(String) }]);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['an oversized id', '123456789012345678901'],
+    ['a negative id', '-1'],
+    ['a blank id', ' '],
+    ['the id of a status outside any conversation of the caller', 'public'],
+  ])('read and delete of %s answer 404, writing nothing', async (_name, raw) => {
+    const id = raw === 'public' ? await post(dave, { status: 'just public', visibility: 'public' }) : raw;
+    const before = await snapshot();
+    for (const res of [await markRead(bob.token, id), await drop(bob.token, id)]) {
+      expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '1.5' }],
+    ['a malformed since_id', { since_id: 'x' }],
+    ['an oversized min_id', { min_id: '123456789012345678901' }],
+  ])('the list with %s answers 422', async (_name, query) => {
+    const res = await conversations(alice.token, query);
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+  });
+
+  it('an inverted id range is an empty page, not an error', async () => {
+    const res = await conversations(alice.token, { max_id: '1', min_id: '99999999999999999999' });
+    expect([res.status, res.body]).toEqual([200, []]);
+  });
+});

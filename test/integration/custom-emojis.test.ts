@@ -115,3 +115,14 @@ describe('custom emoji: operator CLI and GET /api/v1/custom_emojis', () => {
     expect(account && renderAccount(account).emojis).toEqual([]);
   });
 });
+
+describe('GET /api/v1/custom_emojis bad input (audit)', () => {
+  it('is public and takes no input: an invalid token and stray parameters change neither the answer nor the emoji', async () => {
+    const before = await allEmojis();
+    const plain = await list();
+    expect(plain.status).toBe(200);
+    const odd = await call(index, { path: '/api/v1/custom_emojis', query: 'limit=-1&max_id=x&shortcode[]=a', token: 'not-a-token' });
+    expect([odd.status, odd.body]).toEqual([200, plain.body]);
+    expect(await allEmojis()).toEqual(before);
+  });
+});

@@ -163,3 +163,57 @@ describe('featured tags', () => {
     expect((await suggest((await aUser()).token)).body).toEqual([]);
   });
 });
+
+describe('bad input on every featured tag endpoint (audit)', () => {
+  let owner: UserFixture;
+  let id: string;
+  beforeAll(async () => {
+    owner = await aUser();
+    const res = await feature(owner.token, { json: { name: 'Audited' } });
+    expect(res.status).toBe(200);
+    id = (res.body as { id: string }).id;
+  });
+  const expectUnchanged = async () => expect((await featuredTagsOf(owner.account.id)).map((t) => [t.id, t.name])).toEqual([[id, 'Audited']]);
+
+  const endpoints: [string, 'read' | 'write', (token: string | undefined) => ReturnType<typeof call>][] = [
+    ['GET /api/v1/featured_tags', 'read', (t) => list(t)],
+    ['POST /api/v1/featured_tags', 'write', (t) => feature(t, { json: { name: 'another' } })],
+    ['DELETE /api/v1/featured_tags/:id', 'write', (t) => unfeature(t, id)],
+    ['GET /api/v1/featured_tags/suggestions', 'read', (t) => suggest(t)],
+  ];
+
+  it.each(endpoints)('%s refuses a missing (401), invalid (401), app (422) and wrong-scope (403) token, writing nothing', async (_name, kind, run) => {
+    const app = await anAppToken(['read', 'write']);
+    const wrong = await aUser({ scopes: kind === 'read' ? ['write:accounts', 'read:statuses'] : ['read:accounts', 'write:statuses'] });
+    const answers = [await run(undefined), await run('not-a-token'), await run(app.token), await run(wrong.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 422, 403]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    expect(await featuredTagsOf(wrong.account.id)).toEqual([]);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['an oversized id', '123456789012345678901'],
+    ['a negative id', '-1'],
+    ['a blank id', ' '],
+    ['a tag name instead of an id', 'Audited'],
+  ])('DELETE of %s answers 404, removing nothing', async (_name, bad) => {
+    const res = await unfeature(owner.token, bad);
+    expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['a lone #', '#'],
+    ['a double ##', '##tag'],
+    ['punctuation', 'tag!'],
+    ['a NUL character', 'ta\u0000g'],
+    ['an object', { a: 'tag' }],
+    ['null', null],
+    ['a number', 5],
+  ])('POST with a name that is %s answers 422, writing nothing', async (_name, name) => {
+    const res = await feature(owner.token, { json: { name } });
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    await expectUnchanged();
+  });
+});

@@ -206,3 +206,90 @@ describe('filters (v1)', () => {
     });
   });
 });
+
+describe('bad input on every filter endpoint (audit)', () => {
+  let owner: UserFixture;
+  let id: string;
+  let created: Record<string, unknown>;
+  beforeAll(async () => {
+    owner = await aUser();
+    const res = await add(owner.token, { phrase: 'audited', context: ['home', 'thread'], irreversible: true });
+    expect(res.status).toBe(200);
+    created = res.body;
+    id = String(res.body.id);
+  });
+
+  /** The audited filter is as created, and it is the owner's only one. */
+  const expectUnchanged = async () => expect((await list(owner.token)).body).toEqual([created]);
+
+  const endpoints: [string, 'read' | 'write', (token: string | undefined) => ReturnType<typeof call>][] = [
+    ['GET /api/v1/filters', 'read', (t) => list(t)],
+    ['GET /api/v1/filters/:id', 'read', (t) => get(t, id)],
+    ['POST /api/v1/filters', 'write', (t) => add(t, { phrase: 'x', context: ['home'] })],
+    ['PUT /api/v1/filters/:id', 'write', (t) => put(t, id, { phrase: 'changed' })],
+    ['DELETE /api/v1/filters/:id', 'write', (t) => del(t, id)],
+  ];
+
+  it.each(endpoints)('%s refuses an invalid token (401) and the opposite filters scope (403), writing nothing', async (_name, kind, run) => {
+    const opposite = await aUser({ scopes: kind === 'read' ? ['write:filters', 'read:statuses'] : ['read:filters', 'write:statuses'] });
+    const before = await filterCount();
+    const answers = [await run('not-a-token'), await run(`${owner.token.slice(0, -1)}?`), await run(opposite.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 403]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    expect(await filterCount()).toBe(before);
+    await expectUnchanged();
+  });
+
+  it.each(endpoints)('%s is allowed with the parent scope (read or write)', async (_name, kind, run) => {
+    const parent = await aUser({ scopes: [kind] });
+    const res = await run(parent.token);
+    // The parent-scoped user owns no filter: the id endpoints answer 404, which is past the scope check.
+    expect([200, 404]).toContain(res.status);
+    await expectUnchanged();
+    const mine = await filtersOf(parent.account.id);
+    for (const f of mine) await del(parent.token, f.id);
+  });
+
+  it.each([
+    ['an oversized id', '123456789012345678901'],
+    ['a negative id', '-5'],
+    ['a blank id', ' '],
+  ])('show, update and delete of %s answer 404', async (_name, bad) => {
+    for (const res of [await get(owner.token, bad), await put(owner.token, bad, { phrase: 'x' }), await del(owner.token, bad)]) {
+      expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    }
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['a null context', { context: null }],
+    ['nested context arrays', { context: [['home']] }],
+    ['a context with one bad value among good ones', { context: ['home', 'Home'] }],
+    ['eleven contexts', { context: Array.from({ length: 11 }, () => 'home') }],
+    ['a phrase that is an object', { phrase: { a: 1 } }],
+    ['an oversized phrase', { phrase: 'x'.repeat(1001) }],
+    ['a zero expires_in', { expires_in: 0 }],
+    ['a fractional expires_in', { expires_in: 1.5 }],
+    ['an expires_in beyond ten years', { expires_in: 10 * 365 * 86400 + 1 }],
+    ['an expires_in in exponent notation', { expires_in: '1e3' }],
+    ['irreversible that is a list', { irreversible: [true] }],
+    ['whole_word that is an object', { whole_word: { a: true } }],
+  ])('PUT with %s answers 422 and changes nothing', async (_name, body) => {
+    const res = await put(owner.token, id, body);
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['form context[] with an unknown value', { phrase: 'x', 'context[]': ['home', 'everywhere'] }],
+    ['form context[] left empty', { phrase: 'x', 'context[]': [''] }],
+    ['a form expires_in that is not a number', { phrase: 'x', 'context[]': ['home'], expires_in: 'tomorrow' }],
+    ['a form irreversible that is not a boolean', { phrase: 'x', 'context[]': ['home'], irreversible: 'sometimes' }],
+  ])('POST as a form with %s answers 422 and writes nothing', async (_name, form) => {
+    const before = await filterCount();
+    const res = await call(create, { method: 'POST', path: '/api/v1/filters', form, token: owner.token });
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    expect(await filterCount()).toBe(before);
+    await expectUnchanged();
+  });
+});

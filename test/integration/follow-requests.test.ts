@@ -11,7 +11,7 @@ import { followEdge } from '../../lib/db/follows';
 import { keys } from '../../lib/db/keys';
 import { query } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
-import { aPostedStatus, aUser, type UserFixture } from '../support/factories';
+import { anAppToken, aPostedStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
 registerInlineWorker('notify', notifyWorker);
@@ -131,5 +131,92 @@ describe('bad input', () => {
   it.each([['follow'], ['read:follows']] as const)('the list is allowed with %s', async (scope) => {
     const user = await aUser({ scopes: [scope] });
     expect((await list(user.token)).status).toBe(200);
+  });
+});
+
+describe('bad input on every follow request endpoint (audit)', () => {
+  type Res = { status: number; body: unknown };
+  /** The state set up in beforeEach: two pending requests to `locked`, no follow. */
+  async function expectUnchanged() {
+    expect(await counters(locked.account)).toEqual({ followers: 0, following: 0, requests: 2 });
+    expect(await followEdge(alice.account.id, locked.account.id)).toBeUndefined();
+    expect(await followEdge(bob.account.id, locked.account.id)).toBeUndefined();
+    expect(ids((await list(locked.token)).body)).toEqual([bob.account.id, alice.account.id]);
+  }
+
+  const endpoints: [string, (token?: string) => Promise<Res>][] = [
+    ['GET /api/v1/follow_requests', (token) => list(token)],
+    ['POST /api/v1/follow_requests/:id/authorize', (token) => authorizeCall(alice.account.id, token)],
+    ['POST /api/v1/follow_requests/:id/reject', (token) => rejectCall(alice.account.id, token)],
+  ];
+
+  it.each(endpoints)('%s refuses a missing (401), invalid (401) and app (422) token, changing nothing', async (_name, run) => {
+    const app = await anAppToken(['read', 'write', 'follow']);
+    const answers = [await run(undefined), await run('not-a-token'), await run(`${locked.token}x`), await run(app.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401, 422]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['authorize', ['read:follows', 'write:blocks', 'write:mutes']],
+    ['authorize', ['read']],
+    ['reject', ['read:follows', 'write:statuses']],
+    ['list', ['read:blocks', 'read:mutes', 'write']],
+  ] as const)('%s with %p → 403, changing nothing', async (action, scopes) => {
+    // The locked account itself holds the weak token, so only the scope stands in the way.
+    const { issueAccessToken } = await import('../../lib/tokens');
+    const { raw } = await issueAccessToken(locked.app, locked.account.id, [...scopes]);
+    const res = action === 'list' ? await list(raw) : action === 'authorize' ? await authorizeCall(alice.account.id, raw) : await rejectCall(alice.account.id, raw);
+    expect([res.status, res.body]).toEqual([403, { error: expect.any(String) }]);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['authorize', ['write:follows']],
+    ['reject', ['follow']],
+    ['list', ['read']],
+  ] as const)('%s is allowed with %p', async (action, scopes) => {
+    const { issueAccessToken } = await import('../../lib/tokens');
+    const { raw } = await issueAccessToken(locked.app, locked.account.id, [...scopes]);
+    const res = action === 'list' ? await list(raw) : action === 'authorize' ? await authorizeCall(alice.account.id, raw) : await rejectCall(alice.account.id, raw);
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['an oversized id', '123456789012345678901'],
+    ['a negative id', '-1'],
+    ['a fractional id', '1.5'],
+    ['a blank id', ' '],
+    ['the caller’s own id', 'self'],
+  ])('authorize and reject of %s → 404, changing nothing', async (_name, raw) => {
+    const id = raw === 'self' ? locked.account.id : raw;
+    for (const res of [await authorizeCall(id, locked.token), await rejectCall(id, locked.token)]) {
+      expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    }
+    await expectUnchanged();
+  });
+
+  it('a request to someone else cannot be rejected either (404), and theirs stays pending', async () => {
+    const res = await rejectCall(alice.account.id, bob.token);
+    expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '1.5' }],
+    ['an overflowing limit', { limit: '1e400' }],
+    ['a malformed since_id', { since_id: 'x' }],
+    ['a malformed min_id', { min_id: '1-2' }],
+    ['an oversized max_id', { max_id: '123456789012345678901' }],
+  ])('list with %s → 422', async (_name, q) => {
+    const res = await list(locked.token, q);
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+  });
+
+  it('an inverted id range is an empty page, not an error', async () => {
+    const res = await list(locked.token, { max_id: '1', min_id: '99999999999999999999' });
+    expect([res.status, res.body]).toEqual([200, []]);
   });
 });

@@ -403,3 +403,154 @@ describe('list timelines', () => {
     expect((await timeline(owner.token, 'abc')).status).toBe(404);
   });
 });
+
+describe('bad input on every list endpoint (audit)', () => {
+  type Res = { status: number; body: unknown };
+  let owner: UserFixture;
+  let friend: UserFixture;
+  let stranger: UserFixture;
+  let listId: string;
+  let entries: string[];
+  beforeAll(async () => {
+    [owner, friend, stranger] = await Promise.all([aUser(), aUser(), aUser()]);
+    await aFollow(owner.account, friend.account);
+    await aPostedStatus(friend.account);
+    listId = await aList(owner, 'audited');
+    expect((await addAccounts(owner.token, listId, { account_ids: [friend.account.id] })).status).toBe(200);
+    entries = await entryIds(listId);
+  });
+
+  /** What every refused request must leave as it was: the owner's lists, the list's members and its timeline. */
+  async function expectUntouched() {
+    expect((await listsOfOwner(owner.account)).map((l) => [l.id, l.title, l.repliesPolicy])).toEqual([[listId, 'audited', 'list']]);
+    expect((await membershipsOf(friend.account)).map((m) => m.listId)).toEqual([listId]);
+    expect(await membershipsOf(stranger.account)).toEqual([]);
+    expect(await entryIds(listId)).toEqual(entries);
+  }
+
+  /** Each endpoint called on the audited list (or the friend's account) with a given token. */
+  const endpoints: [string, 'read' | 'write', (token: string | undefined, id?: string) => Promise<Res>][] = [
+    ['GET /api/v1/lists', 'read', (token) => call(indexHandler, { path: '/api/v1/lists', token })],
+    ['GET /api/v1/lists/:id', 'read', (token, id = listId) => call(showHandler, { path: `/api/v1/lists/${id}`, pathParameters: { id }, token })],
+    ['POST /api/v1/lists', 'write', (token) => call(createHandler, { method: 'POST', path: '/api/v1/lists', json: { title: 'new' }, token })],
+    ['PUT /api/v1/lists/:id', 'write', (token, id = listId) => call(updateHandler, { method: 'PUT', path: `/api/v1/lists/${id}`, pathParameters: { id }, json: { title: 'renamed' }, token })],
+    ['DELETE /api/v1/lists/:id', 'write', (token, id = listId) => call(deleteHandler, { method: 'DELETE', path: `/api/v1/lists/${id}`, pathParameters: { id }, token })],
+    ['GET /api/v1/lists/:id/accounts', 'read', (token, id = listId) => call(accountsHandler, { path: `/api/v1/lists/${id}/accounts`, pathParameters: { id }, token })],
+    ['POST /api/v1/lists/:id/accounts', 'write', (token, id = listId) =>
+      call(addHandler, { method: 'POST', path: `/api/v1/lists/${id}/accounts`, pathParameters: { id }, json: { account_ids: [stranger.account.id] }, token })],
+    ['DELETE /api/v1/lists/:id/accounts', 'write', (token, id = listId) =>
+      call(removeHandler, { method: 'DELETE', path: `/api/v1/lists/${id}/accounts`, pathParameters: { id }, json: { account_ids: [friend.account.id] }, token })],
+    ['GET /api/v1/accounts/:id/lists', 'read', (token, id = friend.account.id) =>
+      call(accountListsHandler, { path: `/api/v1/accounts/${id}/lists`, pathParameters: { id }, token })],
+    ['GET /api/v1/timelines/list/:id', 'read', (token, id = listId) => call(timelineHandler, { path: `/api/v1/timelines/list/${id}`, pathParameters: { list_id: id }, token })],
+  ];
+
+  it.each(endpoints)('%s refuses a missing (401), invalid (401), app (422) and wrong-scope (403) token, writing nothing', async (_name, kind, run) => {
+    const wrongScope = await aUser({ scopes: kind === 'read' ? ['write:lists', 'read:accounts'] : ['read:lists', 'write:statuses'] });
+    const app = await anAppToken(['read', 'write']);
+    const answers = [await run(undefined), await run('not-a-token'), await run(app.token), await run(wrongScope.token)];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 422, 403]);
+    for (const res of answers) expect(res.body).toEqual({ error: expect.any(String) });
+    expect(await listsOfOwner(wrongScope.account)).toEqual([]);
+    await expectUntouched();
+  });
+
+  it.each(endpoints.filter(([name]) => name !== 'GET /api/v1/lists' && name !== 'POST /api/v1/lists'))(
+    '%s answers 404 for unknown, malformed and oversized ids, writing nothing',
+    async (_name, _kind, run) => {
+      for (const id of ['424242', 'abc', '1x', '-1', '123456789012345678901', ' ']) {
+        const res = await run(owner.token, id);
+        expect([id, res.status, res.body]).toEqual([id, 404, { error: 'Record not found' }]);
+      }
+      await expectUntouched();
+    },
+  );
+
+  it("answers 404 for another user's list on every list endpoint, with that user's valid token", async () => {
+    const [other, otherFriend] = await Promise.all([aUser(), aUser()]);
+    await aFollow(other.account, otherFriend.account);
+    await aFollow(other.account, friend.account);
+    for (const [name, , run] of endpoints.filter(([n]) => n.includes(':id') && !n.includes('accounts/:id'))) {
+      const res = await run(other.token, listId);
+      expect([name, res.status]).toEqual([name, 404]);
+    }
+    await expectUntouched();
+  });
+
+  it.each([
+    ['an empty title', { title: '' }],
+    ['a blank title', { title: '  \t ' }],
+    ['a null title', { title: null }],
+    ['a title that is a list', { title: ['a', 'b'] }],
+    ['an oversized title', { title: 'x'.repeat(256) }],
+    ['an unknown replies_policy', { replies_policy: 'everyone' }],
+    ['a replies_policy of the wrong type', { title: 'ok', replies_policy: ['list'] }],
+  ])('PUT /api/v1/lists/:id with %s answers 422 and keeps the list', async (_name, json) => {
+    const res = await call(updateHandler, { method: 'PUT', path: `/api/v1/lists/${listId}`, pathParameters: { id: listId }, json, token: owner.token });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: expect.stringContaining('Validation failed') });
+    await expectUntouched();
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '1.5' }],
+    ['a non-numeric limit', { limit: 'all' }],
+    ['an overflowing limit', { limit: '1e400' }],
+    ['a malformed max_id', { max_id: 'abc' }],
+    ['a malformed since_id', { since_id: '12a' }],
+    ['a malformed min_id', { min_id: '-5' }],
+  ])('GET list accounts and the list timeline with %s answer 422', async (_name, query) => {
+    for (const res of [await members(owner.token, listId, query), await timeline(owner.token, listId, query)]) {
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ error: expect.stringContaining('Validation failed') });
+    }
+  });
+
+  it('an inverted or empty id range is an empty page, not an error', async () => {
+    const queries: Record<string, string>[] = [{ max_id: '1', min_id: '99999999999999999999' }, { max_id: '5', since_id: '5' }, { max_id: '0' }];
+    for (const query of queries) {
+      const page = await timeline(owner.token, listId, query);
+      expect([page.status, page.body]).toEqual([200, []]);
+      const accounts = await members(owner.token, listId, query);
+      expect([accounts.status, accounts.body]).toEqual([200, []]);
+    }
+  });
+
+  it.each([
+    ['the owner themself', 422, () => [owner.account.id]],
+    ['an account the owner does not follow', 422, () => [stranger.account.id]],
+    ['a followed account together with one not followed', 422, () => [friend.account.id, stranger.account.id]],
+    ['an unknown 20-digit id', 404, () => ['99999999999999999999']],
+    ['a 21-digit id', 422, () => ['123456789012345678901']],
+    ['an id that is a number, not a string', 422, () => [Number(friend.account.id)]],
+    ['nested arrays', 422, () => [[friend.account.id]]],
+  ])('POST list accounts with %s answers %d and adds nobody', async (_name, status, ids) => {
+    const res = await addAccounts(owner.token, listId, { account_ids: ids() });
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ error: expect.any(String) });
+    await expectUntouched();
+  });
+
+  it('POST list accounts refuses an account whose login is pending approval (404), even when followed', async () => {
+    const pending = await aUser({ approved: false });
+    await aFollow(owner.account, pending.account);
+    const res = await addAccounts(owner.token, listId, { account_ids: [pending.account.id] });
+    expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    expect(await membershipsOf(pending.account)).toEqual([]);
+    await expectUntouched();
+  });
+
+  it.each([
+    ['no account_ids', {}],
+    ['an empty account_ids', { account_ids: [] }],
+    ['account_ids that are not ids', { account_ids: ['abc'] }],
+    ['account_ids of the wrong type', { account_ids: { a: '1' } }],
+    ['too many account_ids', { account_ids: Array.from({ length: 41 }, (_, i) => String(1000 + i)) }],
+  ])('DELETE list accounts with %s answers 422 and removes nobody', async (_name, json) => {
+    const res = await removeAccounts(owner.token, listId, json);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: expect.stringContaining('Validation failed') });
+    await expectUntouched();
+  });
+});

@@ -336,3 +336,126 @@ describe('scheduled statuses', () => {
     });
   });
 });
+
+describe('scheduled statuses bad input (audit)', () => {
+  let owner: UserFixture;
+  let id: string;
+  let created: Record<string, unknown>;
+  beforeAll(async () => {
+    owner = await aUser();
+    const res = await post(owner.token, { status: 'audited', scheduled_at: inMinutes(90) });
+    expect(res.status).toBe(200);
+    created = res.body;
+    id = String(res.body.id);
+  });
+  /** The audited scheduled status is the owner's only one, as created, and nothing else was written. */
+  async function expectUnchanged(before: number) {
+    expect(await writtenCount()).toBe(before);
+    expect((await list(owner.token)).body).toEqual([created]);
+  }
+
+  it.each([
+    ['GET /api/v1/scheduled_statuses', (t: string) => list(t)],
+    ['GET /api/v1/scheduled_statuses/:id', (t: string) => get(t, id)],
+    ['PUT /api/v1/scheduled_statuses/:id', (t: string) => put(t, id, { scheduled_at: inMinutes(120) })],
+    ['DELETE /api/v1/scheduled_statuses/:id', (t: string) => cancel(t, id)],
+    ['POST /api/v1/statuses with scheduled_at', (t: string) => post(t, { status: 'sneaky', scheduled_at: inMinutes(30) })],
+  ])('%s refuses an invalid token (401), writing nothing', async (_name, run) => {
+    const before = await writtenCount();
+    for (const token of ['not-a-token', `${owner.token}x`]) {
+      const res = await run(token);
+      expect([res.status, res.body]).toEqual([401, { error: expect.any(String) }]);
+    }
+    await expectUnchanged(before);
+  });
+
+  it('needs write:statuses to change and read:statuses to read (403 across the two)', async () => {
+    const { issueAccessToken } = await import('../../lib/tokens');
+    const reader = (await issueAccessToken(owner.app, owner.account.id, ['read:statuses'])).raw;
+    const writer = (await issueAccessToken(owner.app, owner.account.id, ['write:statuses'])).raw;
+    const before = await writtenCount();
+    const answers = [await list(writer), await get(writer, id), await put(reader, id, { scheduled_at: inMinutes(120) }), await cancel(reader, id), await post(reader, { status: 'x', scheduled_at: inMinutes(30) })];
+    for (const res of answers) expect([res.status, res.body]).toEqual([403, { error: expect.any(String) }]);
+    await expectUnchanged(before);
+  });
+
+  const badDates: [string, string][] = [
+    ['an impossible day (30 February)', '2030-02-30T10:00:00Z'],
+    ['an impossible day without a time', '2031-04-31'],
+    ['an impossible month', '2030-13-01T10:00:00Z'],
+    ['a year beyond 9999', '+010000-01-01T00:00:00.000Z'],
+    ['the largest date JavaScript knows', '+275760-09-13T00:00:00.000Z'],
+    ['an hour offset out of range', '2030-01-01T00:00:00+25:00'],
+    ['words', 'next tuesday'],
+  ];
+
+  it.each(badDates)('PUT with %s answers 422 and keeps the time', async (_name, at) => {
+    const before = await writtenCount();
+    const res = await put(owner.token, id, { scheduled_at: at });
+    expect([res.status, res.body]).toEqual([422, { error: 'Validation failed: Scheduled at is invalid' }]);
+    expect((await get(owner.token, id)).body).toEqual(created);
+    await expectUnchanged(before);
+  });
+
+  it.each(badDates)('POST /api/v1/statuses with scheduled_at %s answers 422 and schedules nothing', async (_name, at) => {
+    const before = await writtenCount();
+    const res = await post(owner.token, { status: 'when?', scheduled_at: at });
+    expect([res.status, res.body]).toEqual([422, { error: 'Validation failed: Scheduled at is invalid' }]);
+    await expectUnchanged(before);
+  });
+
+  it('the last minute of year 9999 is still accepted, and a real 29 February too', async () => {
+    for (const at of ['9999-12-31T23:59:00.000Z', '2032-02-29T12:00:00.000Z']) {
+      const res = await put(owner.token, id, { scheduled_at: at });
+      expect([res.status, res.body.scheduled_at]).toEqual([200, at]);
+    }
+    const back = await put(owner.token, id, { scheduled_at: String(created.scheduled_at) });
+    expect(back.body).toEqual(created);
+  });
+
+  it.each([
+    ['a PUT with the time as a list', () => put(owner.token, id, { scheduled_at: [inMinutes(120)] })],
+    ['a PUT with the time as an object', () => put(owner.token, id, { scheduled_at: { at: inMinutes(120) } })],
+    ['a PUT with a null time', () => put(owner.token, id, { scheduled_at: null })],
+    ['a PUT with an empty time', () => put(owner.token, id, { scheduled_at: '' })],
+  ])('%s answers 422, keeping the time', async (_name, run) => {
+    const before = await writtenCount();
+    const res = await run();
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    await expectUnchanged(before);
+  });
+
+  it.each([
+    ['an oversized id', '123456789012345678901'],
+    ['a negative id', '-1'],
+    ['a blank id', ' '],
+    ['the id of a published status', 'status'],
+  ])('GET, PUT and DELETE of %s answer 404', async (_name, raw) => {
+    const bad = raw === 'status' ? (await aStoredStatus(owner.account)).id : raw;
+    const before = await writtenCount();
+    for (const res of [await get(owner.token, bad), await put(owner.token, bad, { scheduled_at: inMinutes(30) }), await cancel(owner.token, bad)]) {
+      expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    }
+    await expectUnchanged(before);
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '1.5' }],
+    ['a malformed max_id', { max_id: 'abc' }],
+    ['a malformed since_id', { since_id: '1 OR 1' }],
+    ['an oversized min_id', { min_id: '123456789012345678901' }],
+  ])('the list with %s answers 422', async (_name, query) => {
+    const res = await list(owner.token, query);
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+  });
+
+  it.each([
+    ['min_id above max_id', { max_id: '1', min_id: '99999999999999999999' }],
+    ['since_id above max_id', { max_id: '5', since_id: '99999999999999999999' }],
+    ['since_id equal to max_id', () => ({ max_id: id, since_id: id })],
+  ])('an empty id range (%s) answers an empty page, not an error', async (_name, query) => {
+    const res = await list(owner.token, typeof query === 'function' ? query() : query);
+    expect([res.status, res.body]).toEqual([200, []]);
+  });
+});

@@ -223,3 +223,41 @@ async function itemCount(): Promise<number> {
   const out = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, Select: 'COUNT' }));
   return out.Count ?? 0;
 }
+
+describe('GET /api/v2/search bad input (audit)', () => {
+  it.each([
+    ['a negative limit', { q: 'zebra', limit: '-1' }],
+    ['a fractional limit', { q: 'zebra', limit: '1.5' }],
+    ['an overflowing limit', { q: 'zebra', limit: '1e400' }],
+    ['a non-numeric offset', { q: 'zebra', offset: 'next' }],
+    ['an offset beyond 10000', { q: 'zebra', offset: '10001' }],
+    ['a non-boolean resolve', { q: 'zebra', resolve: 'maybe' }],
+    ['a non-boolean exclude_unreviewed', { q: 'zebra', exclude_unreviewed: '2' }],
+    ['an oversized account_id', { q: 'zebra', account_id: '123456789012345678901' }],
+    ['a type given twice', 'q=zebra&type=accounts&type=statuses'],
+    ['a q given as an object', 'q[a]=zebra'],
+  ])('answers %s with 422 and writes nothing', async (_name, query) => {
+    const before = await itemCount();
+    const res = await call(search, { path: '/api/v2/search', query, token: alice.token });
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+    expect(await itemCount()).toBe(before);
+  });
+
+  it('refuses an invalid token (401) and a token holding only other read scopes (403)', async () => {
+    const others = await aUser({ scopes: ['read:statuses', 'read:accounts', 'read:follows'] });
+    const before = await itemCount();
+    for (const [token, status] of [['not-a-token', 401], [`${alice.token}x`, 401], [others.token, 403]] as const) {
+      const res = await find(token, { q: 'zebra' });
+      expect([res.status, res.body]).toEqual([status, { error: expect.any(String) }]);
+    }
+    expect(await itemCount()).toBe(before);
+  });
+
+  it('an unknown account_id or an inverted id range finds nothing, without an error', async () => {
+    const queries: Record<string, string>[] = [{ account_id: '99999999999999999999' }, { max_id: '1', min_id: '99999999999999999999' }, { max_id: '0' }];
+    for (const query of queries) {
+      const res = await find(carol.token, { q: 'zebra', type: 'statuses', ...query });
+      expect([res.status, statusIds(res.body)]).toEqual([200, []]);
+    }
+  });
+});

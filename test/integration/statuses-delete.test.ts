@@ -56,7 +56,7 @@ describe('DELETE /api/v1/statuses/:id', () => {
     }
     expect((await accountById(author.account.id))?.statusesCount).toBe(0);
     expect((await mediaById(media.id))?.statusId).toBeNull();
-    expect(sent).toContainEqual({ queue: 'fanout', body: { type: 'delete', statusId: status.id, accountId: author.account.id, mentionIds: [] } });
+    expect(sent).toContainEqual({ queue: 'fanout', body: { type: 'delete', statusId: status.id, accountId: author.account.id, mentionIds: [], deleted: { visibility: 'public', tags: ['tag'], hasMedia: true } } });
 
     // Redraft: the released attachment can be attached again.
     const redraft = await post(author, { status: res.body.text, media_ids: [media.id] });
@@ -99,7 +99,7 @@ describe('DELETE /api/v1/statuses/:id', () => {
     expect(await statusById(reblog.id)).toBeUndefined();
     expect(await exists(keys.reblogFlag(fan.account.id, original.id))).toBe(false);
     expect((await accountById(fan.account.id))?.statusesCount).toBe(0);
-    expect(sent).toContainEqual({ queue: 'fanout', body: { type: 'delete', statusId: reblog.id, accountId: fan.account.id, mentionIds: [] } });
+    expect(sent).toContainEqual({ queue: 'fanout', body: { type: 'delete', statusId: reblog.id, accountId: fan.account.id, mentionIds: [], deleted: { visibility: 'unlisted', tags: [], hasMedia: false } } });
   });
 
   it.each([

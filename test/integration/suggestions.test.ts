@@ -81,3 +81,50 @@ describe('GET /api/v1/suggestions and DELETE /api/v1/suggestions/:account_id', (
     expect(res.body).toEqual({ error: expect.stringContaining('Validation failed') });
   });
 });
+
+describe('suggestions bad input (audit)', () => {
+  let user: UserFixture;
+  let favourited: UserFixture;
+  beforeAll(async () => {
+    [user, favourited] = await Promise.all([aUser(), aUser()]);
+    await addFavourite(user.account.id, (await aStoredStatus(favourited.account)).id);
+  });
+  const dismissedItem = (id: string) => getItem(keys.suggestionDismissed(user.account.id, id), z.object({ dismissedId: z.string() }));
+
+  it('refuses an invalid token on both endpoints (401), dismissing nothing', async () => {
+    for (const token of ['not-a-token', `${user.token}x`]) {
+      for (const res of [await list(token), await dismiss(token, favourited.account.id)]) {
+        expect([res.status, res.body]).toEqual([401, { error: expect.any(String) }]);
+      }
+    }
+    expect(await dismissedItem(favourited.account.id)).toBeUndefined();
+    expect(ids((await list(user.token)).body)).toEqual([favourited.account.id]);
+  });
+
+  it.each([
+    ['an unknown account', () => '99999999999999999999'],
+    ['an oversized id', () => '123456789012345678901'],
+    ['a negative id', () => '-1'],
+    ['a blank id', () => ' '],
+  ])('DELETE of %s answers 404 and stores nothing', async (_name, id) => {
+    const res = await dismiss(user.token, id());
+    expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    expect(await dismissedItem(id())).toBeUndefined();
+  });
+
+  it('DELETE of an account whose login is pending approval answers 404 and stores nothing', async () => {
+    const pending = await aUser({ approved: false });
+    const res = await dismiss(user.token, pending.account.id);
+    expect([res.status, res.body]).toEqual([404, { error: 'Record not found' }]);
+    expect(await dismissedItem(pending.account.id)).toBeUndefined();
+  });
+
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['a fractional limit', { limit: '2.5' }],
+    ['an overflowing limit', { limit: '1e400' }],
+  ])('GET with %s answers 422', async (_name, query) => {
+    const res = await list(user.token, query);
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+  });
+});

@@ -96,3 +96,25 @@ describe('hashtag usage counters and GET /api/v1/trends', () => {
     expect(res.body).toHaveLength(20);
   });
 });
+
+describe('GET /api/v1/trends bad input (audit)', () => {
+  it.each([
+    ['a negative limit', { limit: '-1' }],
+    ['an overflowing limit', { limit: '1e400' }],
+    ['a limit given twice', 'limit=1&limit=2'],
+    ['a limit given as an object', 'limit[a]=1'],
+  ])('answers 422 for %s', async (_, query) => {
+    const res = await call(trends, { path: '/api/v1/trends', query });
+    expect([res.status, res.body]).toEqual([422, { error: expect.stringContaining('Validation failed') }]);
+  });
+
+  it('is public: an invalid token is not looked at, and reading counts nothing', async () => {
+    const today = dayOf(new Date());
+    const before = (await tagsUsedOn([today])).get(today);
+    const anonymous = await getTrends({ limit: '5' });
+    const withBadToken = await call(trends, { path: '/api/v1/trends', query: { limit: '5' }, token: 'not-a-token' });
+    expect(anonymous.status).toBe(200);
+    expect([withBadToken.status, withBadToken.body]).toEqual([200, anonymous.body]);
+    expect((await tagsUsedOn([today])).get(today)).toEqual(before);
+  });
+});

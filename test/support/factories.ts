@@ -188,8 +188,12 @@ export async function aMediaAttachment(owner: Account, opts: Partial<{ state: 'p
 }
 
 // ---- social graph: accounts that never sign in (no password hashing, so many are cheap) ----
-/** A confirmed, approved local account without a usable password or token. */
-export async function aBareAccount(opts: Partial<{ username: string; displayName: string; approved: boolean }> = {}): Promise<Account> {
+/**
+ * A confirmed, approved local account without a usable password or token. With
+ * `domain`, it stands for a remote account on that domain (no federation yet:
+ * the same item with `domain` set; its username claim stays, harmlessly).
+ */
+export async function aBareAccount(opts: Partial<{ username: string; displayName: string; approved: boolean; domain: string }> = {}): Promise<Account> {
   const username = opts.username ?? `acct_${unique()}`.slice(0, 30);
   const created = await createLocalAccount({
     id: newId(),
@@ -201,5 +205,14 @@ export async function aBareAccount(opts: Partial<{ username: string; displayName
     displayName: opts.displayName,
   });
   if (!created.ok) throw new Error(`fixture: ${created.taken} taken`);
-  return created.account;
+  if (opts.domain === undefined) return created.account;
+  const { accountItem } = await import('../../lib/db/accounts');
+  const { keys } = await import('../../lib/db/keys');
+  const { updateItem } = await import('../../lib/db/table');
+  const remote = await updateItem(
+    { Key: keys.account(created.account.id), UpdateExpression: 'SET #d = :d', ExpressionAttributeNames: { '#d': 'domain' }, ExpressionAttributeValues: { ':d': opts.domain } },
+    accountItem,
+  );
+  if (!remote) throw new Error('fixture: account vanished');
+  return remote;
 }

@@ -44,6 +44,9 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
     DYNAMO_PORT: String(dynamoPort),
     DATA_DIR: dataDir,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    // Built once: a rebuild on a source change (an edit elsewhere in the tree) restarts every handler,
+    // cutting off requests and queued messages in flight.
+    ESBUILD_WATCH: 'none',
     ...opts.env,
   });
 

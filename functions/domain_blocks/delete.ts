@@ -1,0 +1,13 @@
+// DELETE /api/v1/domain_blocks (https://docs.joinmastodon.org/methods/domain_blocks/#unblock)
+import { z } from 'zod';
+import { domainParam, unblockDomain } from '../../lib/graph/domain_blocks';
+import { http, type Ctx } from '../../lib/http';
+
+export const unblockDomainInput = z.object({ domain: domainParam });
+
+export async function run(input: z.infer<typeof unblockDomainInput>, ctx: Ctx<'user'>) {
+  await unblockDomain(ctx.account, input.domain);
+  return {};
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:blocks', 'follow'], schema: unblockDomainInput });

@@ -1,0 +1,16 @@
+// GET /api/v1/domain_blocks (https://docs.joinmastodon.org/methods/domain_blocks/#get)
+import { z } from 'zod';
+import { blockedDomains } from '../../lib/graph/domain_blocks';
+import { http, type Ctx } from '../../lib/http';
+import { pageQuery } from '../../lib/http/link';
+import { pageReply } from '../../lib/interactions/reply';
+
+/** Mastodon's BLOCK_LIMIT: 100 by default, at most twice that. */
+export const domainBlocksInput = pageQuery(100, 200);
+
+export async function run(input: z.infer<typeof domainBlocksInput>, ctx: Ctx<'user'>) {
+  const page = await blockedDomains(ctx.account, input);
+  return pageReply(page.domains, ctx, page);
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['read:blocks', 'follow'], schema: domainBlocksInput });

@@ -1,0 +1,368 @@
+// Response streaming on the local stack. serverless-offline 13 serves no function
+// URLs and buffers every response (its runner returns the handler's result from a
+// worker thread in one message), so this front server takes serverless offline's
+// HTTP port and
+//   - answers the `streamRoutes` of the functions whose `url` is in RESPONSE_STREAM
+//     mode itself: the request becomes a function URL event (payload 2.0), the
+//     function's bundle runs in a worker thread of its own with the runtime's
+//     `awslambda` globals, and each chunk reaches the client as it is written;
+//   - passes every other request, unchanged, to serverless offline, which moves to
+//     a free internal port.
+// Loaded by the serverless plugin infra/local/stream-offline.cjs.
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import { freePort } from './emulators';
+import { FunctionUrlResponse, functionUrlEvent } from './lambda-stream';
+import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
+
+/** Lambda's limit on an invocation's request payload. */
+const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
+
+/** The slice of Serverless Framework v3's object this plugin reads and adjusts. */
+export type Serverless = {
+  serviceDir?: string;
+  config: { servicePath?: string; serviceDir?: string };
+  service: {
+    custom?: Record<string, unknown>;
+    provider: { region?: string; timeout?: number; memorySize?: number; environment?: Record<string, unknown> };
+    getAllFunctions(): string[];
+    getFunction(key: string): unknown;
+  };
+};
+
+const functionSchema = z.object({
+  handler: z.string(),
+  name: z.string(),
+  url: z.union([z.boolean(), z.object({ invokeMode: z.string().optional() }).passthrough()]).optional(),
+  streamRoutes: z.array(z.string()).optional(),
+  timeout: z.number().optional(),
+  memorySize: z.number().optional(),
+  environment: z.record(z.unknown()).optional(),
+}).passthrough();
+
+const offlineSchema = z.object({
+  httpPort: z.union([z.number(), z.string()]).optional(),
+  host: z.string().optional(),
+  location: z.string().optional(),
+}).passthrough();
+
+type Route = { method: string; path: string };
+
+type StreamedFunction = {
+  key: string;
+  routes: Route[];
+  setup: WorkerSetup;
+  env: Record<string, string>;
+  timeoutMs: number;
+};
+
+const stringEnv = (values: Record<string, unknown> | undefined): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values ?? {})) if (v !== undefined && v !== null) out[k] = String(v);
+  return out;
+};
+
+/** The functions served with response streaming, as serverless-offline would configure each (environment, timeout). */
+function streamedFunctions(serverless: Serverless, location: string, say: Say): StreamedFunction[] {
+  const { service } = serverless;
+  const root = resolve(serverless.serviceDir ?? serverless.config.serviceDir ?? serverless.config.servicePath ?? '.', location);
+  const region = service.provider.region ?? 'us-east-1';
+  const inherited: Record<string, string> = {};
+  // As serverless-offline: the AWS_* variables of this process, then the function's own.
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('AWS_') && v !== undefined) inherited[k] = v;
+  const out: StreamedFunction[] = [];
+  for (const key of service.getAllFunctions()) {
+    const fn = functionSchema.parse(service.getFunction(key));
+    if (typeof fn.url !== 'object' || fn.url.invokeMode !== 'RESPONSE_STREAM') continue;
+    const routes = (fn.streamRoutes ?? []).map((line): Route => {
+      const [method = '', path = ''] = line.trim().split(/\s+/);
+      return { method: method.toUpperCase(), path };
+    });
+    if (routes.length === 0) {
+      say('warning', `${key} streams its response but lists no streamRoutes: the local stack cannot reach it`);
+      continue;
+    }
+    const dot = fn.handler.lastIndexOf('.');
+    const memoryMb = fn.memorySize ?? service.provider.memorySize ?? 1024;
+    out.push({
+      key,
+      routes,
+      setup: { bundle: `${resolve(root, fn.handler.slice(0, dot))}.mjs`, exportName: fn.handler.slice(dot + 1), functionName: fn.name, memoryMb, region },
+      env: {
+        ...inherited,
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        AWS_LAMBDA_FUNCTION_NAME: fn.name,
+        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
+        _HANDLER: fn.handler,
+        ...stringEnv(service.provider.environment),
+        ...stringEnv(fn.environment),
+        IS_OFFLINE: 'true',
+      },
+      timeoutMs: (fn.timeout ?? service.provider.timeout ?? 6) * 1000,
+    });
+  }
+  return out;
+}
+
+/** One response being streamed to a client. */
+class Call {
+  private finished = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly url: FunctionUrlResponse;
+
+  constructor(
+    readonly id: string,
+    private readonly fn: StreamedFunction,
+    private readonly res: ServerResponse,
+    private readonly send: (msg: ToWorker) => void,
+    private readonly done: (call: Call) => void,
+    private readonly say: Say,
+  ) {
+    this.url = new FunctionUrlResponse({
+      head: ({ statusCode, headers, cookies }) => {
+        res.writeHead(statusCode, { ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) });
+        res.flushHeaders();
+      },
+      body: (chunk) => res.write(chunk),
+      end: () => res.end(),
+    });
+    // Lambda stops the invocation at its timeout, and the function URL cuts the response.
+    this.timer = setTimeout(() => {
+      this.say('error', `${fn.key}: Task timed out after ${(fn.timeoutMs / 1000).toFixed(2)} seconds`);
+      this.send({ t: 'abort', id });
+      this.fail();
+    }, fn.timeoutMs);
+    res.on('close', () => {
+      if (!this.finished && !res.writableFinished) this.send({ t: 'abort', id });
+    });
+  }
+
+  receive(msg: FromWorker): void {
+    if (this.finished) return;
+    try {
+      if (msg.t === 'start') this.url.start(msg.contentType);
+      else if (msg.t === 'data') this.url.data(msg.chunk);
+      else if (msg.t === 'end') this.url.end();
+      else {
+        if (msg.error) this.say('error', `${this.fn.key}: ${msg.error}`);
+        if (!this.res.writableEnded) this.fail();
+        else this.close();
+      }
+    } catch (err) {
+      this.say('error', `${this.fn.key}: ${err instanceof Error ? err.message : String(err)}`);
+      this.fail();
+    }
+  }
+
+  /** As a function URL whose invocation failed: 502 before the first byte, a cut response after it. */
+  fail(): void {
+    if (this.finished) return;
+    if (!this.res.headersSent) {
+      this.res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: 'Internal Server Error' }));
+    } else if (!this.res.writableEnded) {
+      this.res.destroy();
+    }
+    this.close();
+  }
+
+  private close() {
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.done(this);
+  }
+}
+
+/** A streamed function's worker thread; any number of calls run in it at once. */
+class FunctionWorker {
+  private readonly worker: Worker;
+  private readonly calls = new Map<string, Call>();
+  private retired = false;
+
+  constructor(
+    readonly fn: StreamedFunction,
+    private readonly gone: (w: FunctionWorker) => void,
+    private readonly say: Say,
+  ) {
+    this.worker = new Worker(new URL('./stream-worker.mjs', import.meta.url), { env: fn.env, workerData: fn.setup });
+    this.worker.on('message', (msg: FromWorker) => this.calls.get(msg.id)?.receive(msg));
+    // A crash takes every call of this worker with it, as it would take the Lambda sandbox.
+    this.worker.on('error', (err) => {
+      say('error', `${fn.key}: ${err.stack ?? err.message}`);
+      this.drop();
+    });
+    this.worker.on('exit', () => this.drop());
+  }
+
+  invoke(event: ReturnType<typeof functionUrlEvent>, res: ServerResponse): void {
+    const id = event.requestContext.requestId;
+    const call = new Call(id, this.fn, res, (msg) => this.worker.postMessage(msg), (c) => this.finish(c), this.say);
+    this.calls.set(id, call);
+    this.worker.postMessage({ t: 'invoke', id, event, timeoutMs: this.fn.timeoutMs } satisfies ToWorker);
+  }
+
+  /** The bundle was rebuilt: no new calls here, and the thread ends once its open streams have. */
+  retire(): void {
+    this.retired = true;
+    if (this.calls.size === 0) void this.worker.terminate();
+  }
+
+  async stop(): Promise<void> {
+    this.retired = true;
+    await this.worker.terminate();
+  }
+
+  private finish(call: Call) {
+    this.calls.delete(call.id);
+    if (this.retired && this.calls.size === 0) void this.worker.terminate();
+  }
+
+  private drop() {
+    for (const call of [...this.calls.values()]) call.fail();
+    this.calls.clear();
+    this.gone(this);
+  }
+}
+
+// Hop-by-hop headers belong to each connection, not to the request passed on.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+const withoutHopByHop = (raw: string[]): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (!HOP_BY_HOP.has(name.toLowerCase())) out.push(name, raw[i + 1] ?? '');
+  }
+  return out;
+};
+
+const jsonError = (res: ServerResponse, status: number, message: string) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: message }));
+
+export class StreamFront {
+  private functions: StreamedFunction[] = [];
+  private publicPort = 3000;
+  private upstreamPort = 0;
+  private host = 'localhost';
+  private server: Server | undefined;
+  private readonly workers = new Map<string, FunctionWorker>();
+  private readonly agent = new Agent({ keepAlive: true });
+
+  constructor(
+    private readonly serverless: Serverless,
+    private readonly options: Record<string, unknown>,
+    private readonly say: Say,
+  ) {}
+
+  /** Before serverless offline starts: finds the streamed functions and moves serverless offline to an internal port. */
+  async prepare(): Promise<void> {
+    const service = this.serverless.service;
+    const custom = (service.custom ??= {});
+    const offline = offlineSchema.parse(custom['serverless-offline'] ?? {});
+    this.functions = streamedFunctions(this.serverless, offline.location ?? '', this.say);
+    if (this.functions.length === 0) return;
+    this.publicPort = Number(this.options.httpPort ?? offline.httpPort ?? 3000);
+    this.host = String(this.options.host ?? offline.host ?? 'localhost');
+    this.upstreamPort = await freePort();
+    custom['serverless-offline'] = { ...offline, httpPort: this.upstreamPort };
+    // Command-line options win over custom settings in serverless-offline.
+    if (this.options.httpPort !== undefined) this.options.httpPort = this.upstreamPort;
+  }
+
+  /** Once serverless offline listens: takes the public HTTP port. */
+  async listen(): Promise<void> {
+    if (this.functions.length === 0 || this.server) return;
+    const server = createServer((req, res) => this.route(req, res));
+    this.server = server;
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(this.publicPort, this.host, () => done());
+    });
+    const routes = this.functions.flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`));
+    this.say('notice', `response streaming on http://${this.host}:${this.publicPort}: ${routes.join(', ')}`);
+  }
+
+  /** serverless-esbuild rebuilt the bundles: later calls load them afresh. */
+  reload(): void {
+    for (const worker of this.workers.values()) worker.retire();
+    this.workers.clear();
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+    await Promise.all([...this.workers.values()].map((w) => w.stop()));
+    this.workers.clear();
+    this.agent.destroy();
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? '/').split('?')[0];
+    const method = (req.method ?? 'GET').toUpperCase();
+    const fn = this.functions.find((f) => f.routes.some((r) => r.path === path && (r.method === method || r.method === 'ANY')));
+    if (fn) this.stream(fn, req, res);
+    else this.proxy(req, res);
+  }
+
+  private stream(fn: StreamedFunction, req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (size > MAX_REQUEST_BYTES) {
+        jsonError(res, 413, 'Request Entity Too Large');
+        return;
+      }
+      const event = functionUrlEvent(req, Buffer.concat(chunks), { requestId: randomUUID() });
+      let worker = this.workers.get(fn.key);
+      if (!worker) {
+        worker = new FunctionWorker(fn, (w) => {
+          if (this.workers.get(fn.key) === w) this.workers.delete(fn.key);
+        }, this.say);
+        this.workers.set(fn.key, worker);
+      }
+      worker.invoke(event, res);
+    });
+  }
+
+  private proxy(req: IncomingMessage, res: ServerResponse) {
+    const upstream = request(
+      {
+        host: this.host,
+        port: this.upstreamPort,
+        method: req.method,
+        path: req.url,
+        headers: withoutHopByHop(req.rawHeaders),
+        agent: this.agent,
+        setHost: false,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.rawHeaders));
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) jsonError(res, 502, 'serverless offline did not answer');
+      else res.destroy();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+}

@@ -1,0 +1,56 @@
+// Serverless plugin: Lambda response streaming on the local stack (`serverless
+// offline start`, which `npm start` runs). serverless-offline 13 cannot stream a
+// response, so the functions whose `url` has `invokeMode: RESPONSE_STREAM` are
+// served by a front server on its HTTP port (infra/local/stream-front.ts), which
+// passes every other request on to serverless offline unchanged.
+//
+// It also declares the function property those functions use, `streamRoutes`: the
+// requests ('GET /api/v1/streaming/health') that reach the function, locally through
+// the front server and in AWS through whatever the operator puts in front of the
+// function URLs (README, "Streaming").
+'use strict';
+
+const { pathToFileURL } = require('node:url');
+
+class StreamOffline {
+  constructor(serverless, options, utils) {
+    this.serverless = serverless;
+    this.options = options;
+    this.log = utils && utils.log;
+    serverless.configSchemaHandler.defineFunctionProperties('aws', {
+      properties: {
+        streamRoutes: {
+          type: 'array',
+          items: { type: 'string', pattern: '^(GET|POST|PUT|PATCH|DELETE|ANY) /\\S*$' },
+        },
+      },
+    });
+    this.hooks = {
+      // Runs after serverless-esbuild's hook of the same name (listed before this plugin),
+      // once the bundles are built, and before serverless offline reads its port.
+      'before:offline:start:init': () => this.front().then((f) => f.prepare()),
+      'after:offline:start:init': () => this.front().then((f) => f.listen()),
+      // `serverless offline` without `start` has no init step to hook into.
+      'before:offline:start': () => this.front().then(async (f) => {
+        await f.prepare();
+        await f.listen();
+      }),
+      'offline:functionsUpdated:cleanup': () => this.instance && this.instance.reload(),
+      'before:offline:start:end': () => this.instance && this.instance.close(),
+    };
+  }
+
+  /** The TypeScript side, loaded through tsx only when serverless offline runs (never when packaging). */
+  async front() {
+    if (!this.instance) {
+      const { tsImport } = await import('tsx/esm/api');
+      const { StreamFront } = await tsImport('./stream-front.ts', pathToFileURL(__filename).href);
+      // Serverless v3 hands every plugin its logger (notice, warning, error).
+      const say = (level, line) => this.log && this.log[level](line);
+      this.instance = new StreamFront(this.serverless, this.options, say);
+    }
+    return this.instance;
+  }
+}
+
+module.exports = StreamOffline;

@@ -1,0 +1,139 @@
+// Domain blocks of an account (Mastodon's AccountDomainBlock). One item per
+// (account, domain) in the account's blocking partition (SK `DOMAIN#<domain>`),
+// so a lookup by domain is one exact key and the whole set comes with the one
+// Query of the account's blocks that every hiding decision already makes
+// (lib/db/blocks.ts blockAndMuteSets); GSI1 orders the same items by block id
+// for Link paging. Also the reads and writes of the clean-up after a block
+// (lib/graph/domain_blocks.ts): followers and pending requests from the domain
+// removed with exact counters, the domain's notifications cleared.
+import { z } from 'zod';
+import type { Page } from '../http/link';
+import { queryIdRange } from './id_range';
+import { GSI1, gsi1, keys } from './keys';
+import { notificationItem, type Notification } from './notifications';
+import { batchGet, batchWrite, deleteItem, putItem, query, transact, type Item, type QueryPage, type TransactItem } from './table';
+
+export const domainBlockItem = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  /** Normalised as Mastodon's TagManager#normalize_domain: ASCII (punycode), lower-case. */
+  domain: z.string(),
+  createdAt: z.string(),
+});
+export type DomainBlock = z.infer<typeof domainBlockItem>;
+
+export const domainBlockRecord = (block: DomainBlock) => ({
+  ...keys.domainBlock(block.accountId, block.domain),
+  ...gsi1.domainBlockById(block.accountId, block.id),
+  ...domainBlockItem.parse(block),
+});
+
+/**
+ * The form an account's domain is matched against blocks in; undefined for a
+ * local account. Remote accounts store their domain normalised already (as
+ * Mastodon does); lower-casing keeps a stray capital from escaping a block.
+ */
+export const blockableDomain = (account: { domain: string | null } | undefined): string | undefined => account?.domain?.toLowerCase() || undefined;
+
+/** Writes the block unless the account already blocks the domain (the first block keeps its id). Answers whether it was new. */
+export const createDomainBlock = (block: DomainBlock): Promise<boolean> => putItem(domainBlockRecord(block), { ifAbsent: true });
+
+/** Removes the block if there is one; answers whether there was. */
+export const deleteDomainBlock = async (accountId: string, domain: string): Promise<boolean> =>
+  (await deleteItem(keys.domainBlock(accountId, domain), domainBlockItem)) !== undefined;
+
+/** The account's domain blocks, newest block first (GSI1, block id range). */
+export const domainBlocksPage = (accountId: string, page: Page): Promise<DomainBlock[]> =>
+  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.domainBlocksByIdPartition(accountId) }, page, domainBlockItem);
+
+/** Which of `domains` the account blocks: one batch read of exact keys (none when `domains` is empty). */
+export async function blockedDomainsAmong(accountId: string, domains: string[]): Promise<Set<string>> {
+  if (domains.length === 0) return new Set();
+  const found = await batchGet(domains.map((d) => keys.domainBlock(accountId, d)), domainBlockItem);
+  return new Set([...found.values()].map((b) => b.domain));
+}
+
+// ---- clean-up after a domain block ----
+
+/** What the clean-up reads of a follow request (the full item is lib/db/follows.ts's; importing it here would make a cycle). */
+const requestRef = z.object({ accountId: z.string(), targetAccountId: z.string() });
+
+/** One page of the follow requests `targetId` received (GSI1), with the key to continue from. */
+export const followRequestsReceivedPage = (targetId: string, startKey?: Item): Promise<QueryPage<z.infer<typeof requestRef>>> =>
+  query(
+    {
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :p',
+      ExpressionAttributeValues: { ':p': gsi1.followRequestsPartition(targetId) },
+      ExclusiveStartKey: startKey,
+    },
+    requestRef,
+  );
+
+/** One page of the account's notifications (oldest first), with the key to continue from. */
+export const notificationsPageFrom = (accountId: string, startKey?: Item): Promise<QueryPage<Notification>> =>
+  query(
+    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.notificationsPartition(accountId) }, ExclusiveStartKey: startKey },
+    notificationItem,
+  );
+
+/** Removes notifications and their de-duplication items (BatchWrite, 25 per call). */
+export const deleteNotifications = (notifications: Notification[]): Promise<void> =>
+  batchWrite(
+    [],
+    notifications.flatMap((n) => [keys.notification(n.accountId, n.id), keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId)]),
+  );
+
+const decrement = (accountId: string, counter: 'followersCount' | 'followingCount' | 'followRequestsCount', by: number): TransactItem => ({
+  Update: {
+    Key: keys.account(accountId),
+    UpdateExpression: 'ADD #c :by',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#c': counter },
+    ExpressionAttributeValues: { ':by': -by },
+  },
+});
+
+const mustExist = (key: { PK: string; SK: string }): TransactItem => ({ Delete: { Key: key, ConditionExpression: 'attribute_exists(PK)' } });
+
+/** Edges per transaction: each edge is a Delete and a follower counter, plus the followed account's counter (≤ 100 items). */
+const EDGES_PER_TRANSACTION = 40;
+/** Requests per transaction: a Delete each, plus the target's counter. */
+const REQUESTS_PER_TRANSACTION = 90;
+
+/** Deletes these edges into `followedId` (each must exist) and moves every counter by exactly as many, in one transaction. */
+const dropEdges = async (followedId: string, followerIds: string[]) =>
+  (
+    await transact([
+      ...followerIds.map((id) => mustExist(keys.follow(id, followedId))),
+      ...followerIds.map((id) => decrement(id, 'followingCount', 1)),
+      decrement(followedId, 'followersCount', followerIds.length),
+    ])
+  ).ok;
+
+/** Deletes these requests to `targetId` (each must exist) and its request counter by as many, in one transaction. */
+const dropRequests = async (targetId: string, requesterIds: string[]) =>
+  (await transact([...requesterIds.map((id) => mustExist(keys.followRequest(id, targetId))), decrement(targetId, 'followRequestsCount', requesterIds.length)])).ok;
+
+/**
+ * Runs `drop` over `ids` a chunk per transaction; when a chunk fails because one
+ * of its items vanished meanwhile (an unfollow raced us), retries it one id per
+ * transaction, so no counter moves for an item that was not there. Answers how many went.
+ */
+async function inChunks(ids: string[], size: number, drop: (chunk: string[]) => Promise<boolean>): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < ids.length; i += size) {
+    const chunk = ids.slice(i, i + size);
+    if (await drop(chunk)) removed += chunk.length;
+    else if (chunk.length > 1) for (const id of chunk) if (await drop([id])) removed++;
+  }
+  return removed;
+}
+
+/** Removes the follow edges from `followerIds` to `followedId` with exact counters. */
+export const removeFollowers = (followedId: string, followerIds: string[]): Promise<number> =>
+  inChunks(followerIds, EDGES_PER_TRANSACTION, (chunk) => dropEdges(followedId, chunk));
+
+/** Rejects (deletes) the pending requests of `requesterIds` to `targetId` with an exact request counter. */
+export const removeFollowRequests = (targetId: string, requesterIds: string[]): Promise<number> =>
+  inChunks(requesterIds, REQUESTS_PER_TRANSACTION, (chunk) => dropRequests(targetId, chunk));

@@ -1,0 +1,28 @@
+// Hands a stored notification to the push worker (the `push` queue), but only
+// when its recipient has a subscription at all: most accounts have none, and
+// a one-item key-only read is cheaper than a queued message and an invocation.
+import { z } from 'zod';
+import type { Notification } from '../db/notifications';
+import { hasPushSubscriptions } from '../db/push_subscriptions';
+import { isId } from '../ids';
+import { log } from '../log';
+import { enqueue } from '../queue';
+
+const id = z.string().refine(isId, 'must be an id');
+
+/** One message per created notification; the worker reads everything else. */
+export const pushMessage = z.object({ accountId: id, notificationId: id });
+export type PushMessage = z.infer<typeof pushMessage>;
+
+/**
+ * Never throws: a push is a courtesy, and the notification (and whatever
+ * caused it) must neither wait for it nor fail because of it.
+ */
+export async function offerPush(notification: Pick<Notification, 'id' | 'accountId'>): Promise<void> {
+  try {
+    if (!(await hasPushSubscriptions(notification.accountId))) return;
+    await enqueue('push', { accountId: notification.accountId, notificationId: notification.id } satisfies PushMessage);
+  } catch (err) {
+    log.warn('push: not queued', { notificationId: notification.id, err });
+  }
+}

@@ -1,0 +1,391 @@
+// The streaming publisher: the one place events leave for streaming clients.
+// The fan-out worker publishes `update` and `delete`, the notify worker
+// `notification`, the filter endpoints `filters_changed`.
+//
+// A publish finds the subscriptions of each channel (an account's own channels
+// in the online index, shared channels with one Query each; lib/db/connections.ts),
+// renders the event once per receiver with their own
+// flags and with their blocks, mutes and filters applied, posts Mastodon's frame
+// `{"stream": [...], "event": ..., "payload": "<JSON string>"}` to each
+// WebSocket connection (bounded parallelism; a 410 Gone forgets the connection),
+// and appends the event to the log of every channel that has a server-sent
+// event listener (lib/db/stream_log.ts).
+//
+// Cost: the fan-out reads the `ONLINE` partition once per status; it lists
+// every open stream of every account, so the recipients who listen are found
+// without a read per recipient, and a follower without an open stream costs
+// nothing at all. Public and hashtag channels cost one Query each per public
+// status; a notification one Query of its recipient's channel. See
+// lib/db/README.md, "Streaming delivery".
+//
+// Which receivers are filtered, as Mastodon 3.x: home, list and direct events go
+// to the recipients the fan-out chose, which has applied their blocks, mutes and
+// irreversible `home` filters (lib/graph/hidden.ts, lib/filters); public and
+// hashtag events drop for receivers who block, are blocked by or mute the
+// author, the reblogged author or a mentioned account. Other (non-irreversible)
+// v1 filters are the client's to apply, as with Mastodon 3.x's streaming server,
+// which sends such statuses unchanged.
+import { z } from 'zod';
+import type { Account } from '../db/accounts';
+import {
+  deleteSubscriptionItems,
+  onlineListeners,
+  subscribersOf,
+  type OnlineListener,
+  type Subscription,
+} from '../db/connections';
+import { membershipsOf } from '../db/lists';
+import { keys } from '../db/keys';
+import type { Notification } from '../db/notifications';
+import { statusById, type Status, type Visibility } from '../db/statuses';
+import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
+import { batchGet, keyString } from '../db/table';
+import { publicEntryRecords } from '../db/timelines';
+import { recipientsHiding } from '../graph/hidden';
+import { newId } from '../ids';
+import { log } from '../log';
+import { renderNotification } from '../render/notification';
+import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
+import { personalize, renderShared, type StatusView } from './render';
+
+const anyItem = z.record(z.string(), z.unknown());
+
+export type StreamEventName = 'update' | 'notification' | 'delete' | 'filters_changed';
+
+/** postToConnection calls in flight at once for one event. */
+export const SEND_CONCURRENCY = 16;
+/** Channel Queries in flight at once. */
+const READ_CONCURRENCY = 16;
+
+/** What one publish did (tests and logs). */
+export type PublishResult = { sent: number; gone: number; logged: number; dropped: number };
+const NOTHING: PublishResult = { sent: 0, gone: 0, logged: 0, dropped: 0 };
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+/**
+ * How receivers of a channel are decided:
+ * - `owner`: an account's own channel (home, list, direct, notifications), which only its owner reads,
+ * - `shared`: public and hashtag channels, where each receiver's blocks and mutes apply.
+ */
+type Target = { channel: string; scope: 'owner' | 'shared' };
+
+type ChannelSubs = { target: Target; ws: Subscription[]; sse: boolean };
+
+/** The subscriptions of each target channel: one Query per channel. */
+async function subscriptionsOf(targets: Target[]): Promise<ChannelSubs[]> {
+  const unique = [...new Map(targets.map((t) => [t.channel, t])).values()];
+  const found = await mapBounded(unique, READ_CONCURRENCY, async (target) => {
+    const subs = await subscribersOf(target.channel);
+    return { target, ws: subs.filter((s) => s.kind === 'ws'), sse: subs.some((s) => s.kind === 'sse') };
+  });
+  return found.filter((c) => c.ws.length > 0 || c.sse);
+}
+
+type Online = Map<string, OnlineListener[]>;
+
+/**
+ * The subscriptions of an account's own channel, read off the online index
+ * instead of the channel: its listeners that hold `stream` (a stream key).
+ */
+function ownSubscriptions(online: Online, accountId: string, stream: string, target: Target): ChannelSubs | undefined {
+  const request = parseStreamKey(stream);
+  const listeners = (online.get(accountId) ?? []).filter((l) => l.streams.includes(stream));
+  if (!request || listeners.length === 0) return undefined;
+  const sub = (l: OnlineListener): Subscription => ({
+    connectionId: l.listenerId,
+    kind: l.kind,
+    channel: target.channel,
+    stream,
+    frame: streamFrame(request),
+    accountId,
+    expiresAt: l.expiresAt,
+  });
+  return { target, ws: listeners.filter((l) => l.kind === 'ws').map(sub), sse: listeners.some((l) => l.kind === 'sse') };
+}
+
+/** The list streams (`list|<id>`) the online accounts listen to. */
+const listenedLists = (online: Online) =>
+  [...online].flatMap(([ownerId, listeners]) =>
+    [...new Set(listeners.flatMap((l) => l.streams))].flatMap((key) => {
+      const r = parseStreamKey(key);
+      return r?.stream === 'list' && r.list ? [{ ownerId, listId: r.list, stream: key }] : [];
+    }),
+  );
+
+type Outgoing = { sub: Subscription; payload: string | null };
+
+/** Posts one frame per subscription; connections that answer 410 Gone are forgotten with their subscriptions. */
+async function send(event: StreamEventName, outgoing: Outgoing[]): Promise<{ sent: number; gone: number }> {
+  const gone: Subscription[] = [];
+  let sent = 0;
+  await mapBounded(outgoing, SEND_CONCURRENCY, async ({ sub, payload }) => {
+    const frame = payload === null ? { stream: sub.frame, event } : { stream: sub.frame, event, payload };
+    try {
+      if (await sendFrame(sub.connectionId, frame)) sent++;
+      else gone.push(sub);
+    } catch (err) {
+      // One unreachable connection must not hold back the others; the next event tries again.
+      log.warn('streaming: delivery failed', { err, connectionId: sub.connectionId, event });
+    }
+  });
+  if (gone.length > 0) {
+    await Promise.all([...new Set(gone.map((s) => s.connectionId))].map((id) => closeConnection(id)));
+    // The connection item may already be gone (TTL); the subscriptions that answered 410 go regardless.
+    await deleteSubscriptionItems(gone);
+    log.info('streaming: gone connections removed', { count: new Set(gone.map((s) => s.connectionId)).size });
+  }
+  return { sent, gone: gone.length };
+}
+
+async function deliver(event: StreamEventName, outgoing: Outgoing[], logged: NewStreamLogEntry[], dropped = 0): Promise<PublishResult> {
+  const [result] = await Promise.all([send(event, outgoing), appendStreamEvents(logged)]);
+  return { ...result, logged: logged.length, dropped };
+}
+
+/** Runs a publish so that streaming can never fail (and so retry) the work that caused it. */
+async function guarded(what: string, fields: Record<string, unknown>, run: () => Promise<PublishResult>): Promise<PublishResult> {
+  try {
+    return await run();
+  } catch (err) {
+    log.error(`streaming: ${what} failed`, { err, ...fields });
+    return NOTHING;
+  }
+}
+
+// ---- update ----
+
+/** Accounts whose blocks and mutes hide a status on shared channels: author, reblogged author, mentions. */
+const hidingAccounts = (view: StatusView): string[] => {
+  const judged = view.original ?? view.status;
+  return [...new Set([view.status.accountId, judged.accountId, ...judged.mentions.map((m) => m.id)])];
+};
+
+async function publishUpdate(view: StatusView, found: ChannelSubs[]): Promise<PublishResult> {
+  if (found.length === 0) return NOTHING;
+  const shared = await renderShared(view);
+  if (!shared) return NOTHING;
+
+  // Readers of shared channels who must not see it (their blocks and mutes); owners were chosen by the fan-out.
+  const sharedViewers = new Set(found.flatMap(({ target, ws }) => (target.scope === 'shared' ? ws.flatMap((s) => (s.accountId ? [s.accountId] : [])) : [])));
+  const hiding = sharedViewers.size > 0 ? await recipientsHiding(hidingAccounts(view), [...sharedViewers]) : new Set<string>();
+  const keeps = (target: Target, accountId: string | null): boolean =>
+    target.scope === 'shared' ? !accountId || !hiding.has(accountId) : accountId !== null;
+
+  const receivers = new Set<string>();
+  for (const { target, ws } of found) {
+    if (target.scope === 'shared') for (const s of ws) if (s.accountId && keeps(target, s.accountId)) receivers.add(s.accountId);
+    const owner = target.scope === 'owner' ? ownerOf(target.channel, ws) : null;
+    if (owner && keeps(target, owner)) receivers.add(owner);
+  }
+  const perViewer = await personalize(view, shared, [...receivers]);
+  const sharedPayload = JSON.stringify(shared);
+  const payloadFor = (accountId: string | null) => {
+    const mine = accountId ? perViewer.get(accountId) : undefined;
+    return mine ? JSON.stringify(mine) : sharedPayload;
+  };
+
+  const outgoing: Outgoing[] = [];
+  const logged: NewStreamLogEntry[] = [];
+  let dropped = 0;
+  for (const { target, ws, sse } of found) {
+    const owner = target.scope === 'owner' ? ownerOf(target.channel, ws) : null;
+    for (const sub of ws) {
+      const who = target.scope === 'owner' ? owner : sub.accountId;
+      if (keeps(target, who)) outgoing.push({ sub, payload: payloadFor(who) });
+      else dropped++;
+    }
+    if (!sse) continue;
+    if (target.scope === 'shared') {
+      // One entry for every reader of the channel: each SSE reader lays its own flags and blocks over it.
+      logged.push({ channel: target.channel, id: newId(), event: 'update', payload: sharedPayload, shared: { accountIds: hidingAccounts(view) } });
+    } else if (keeps(target, owner)) {
+      logged.push({ channel: target.channel, id: newId(), event: 'update', payload: payloadFor(owner), shared: null });
+    }
+  }
+  return deliver('update', outgoing, logged, dropped);
+}
+
+/**
+ * The account an owner channel belongs to. Its subscriptions carry it; an
+ * SSE-only channel is named after it (`timeline:<id>`, `timeline:direct:<id>`,
+ * `timeline:list:<id>:<list>`).
+ */
+function ownerOf(channel: string, subs: Subscription[]): string | null {
+  const fromSub = subs.find((s) => s.accountId)?.accountId;
+  if (fromSub) return fromSub;
+  const m = /^timeline:(?:direct:|list:)?(\d+)(?::|$)/.exec(channel);
+  return m?.[1] ?? null;
+}
+
+/** Public and hashtag channels of a status: those whose timelines it enters (lib/db/timelines.ts decides). */
+function sharedTargets(status: Status, hasMedia: boolean): Target[] {
+  if (publicEntryRecords(status, hasMedia).length === 0) return [];
+  return sharedChannels({ hasMedia, tags: status.tags }).map((channel) => ({ channel, scope: 'shared' as const }));
+}
+
+function sharedChannels(opts: { hasMedia: boolean; tags: string[] }): string[] {
+  // Every account is local: public:remote(:media) never carry anything.
+  const names = ['public', 'public:local', ...(opts.hasMedia ? ['public:media', 'public:local:media'] : [])];
+  return [...names.map(channels.public), ...opts.tags.flatMap((t) => [channels.hashtag(t), channels.hashtagLocal(t)])];
+}
+
+/** The update side of one status's fan-out: created once per status, fed page by page. */
+export type StatusStream = {
+  /** Home recipients (and, for a direct status, its direct recipients); only those with an open stream cost anything. */
+  home(accountIds: string[]): Promise<PublishResult>;
+  /** Every list the fan-out wrote the status into whose owner has an open stream. */
+  lists(): Promise<PublishResult>;
+  /** Public and hashtag channels. */
+  shared(): Promise<PublishResult>;
+};
+
+/**
+ * Starts publishing a new status (or reblog): one Query of the online
+ * listeners, and the reblogged original when there is one.
+ */
+export async function openStatusStream(status: Status, hasMedia: boolean): Promise<StatusStream> {
+  const fields = { statusId: status.id };
+  let online: Online = new Map();
+  let view: StatusView = { status };
+  try {
+    online = await onlineListeners();
+    if (status.reblogOfId) {
+      const original = await statusById(status.reblogOfId);
+      if (original) view = { status, original };
+    }
+  } catch (err) {
+    log.error('streaming: could not prepare a status publish', { err, ...fields });
+  }
+  return {
+    home: (accountIds) =>
+      guarded('home update', fields, async () => {
+        const found: ChannelSubs[] = [];
+        for (const id of new Set(accountIds)) {
+          if (!online.has(id)) continue;
+          const home = ownSubscriptions(online, id, 'user', { channel: channels.home(id), scope: 'owner' });
+          if (home) found.push(home);
+          if (status.visibility !== 'direct') continue;
+          const direct = ownSubscriptions(online, id, 'direct', { channel: channels.direct(id), scope: 'owner' });
+          if (direct) found.push(direct);
+        }
+        return publishUpdate(view, found);
+      }),
+    lists: () =>
+      guarded('list update', fields, async () => {
+        if (status.visibility === 'direct') return NOTHING;
+        const listened = listenedLists(online);
+        if (listened.length === 0) return NOTHING;
+        // The fan-out decided which lists receive the status, and what it wrote says so; the list item under the
+        // listener proves the list is theirs (a list stream names any id). One batch read of both.
+        const read = await batchGet(listened.flatMap((l) => [keys.listEntry(l.listId, status.id), keys.list(l.ownerId, l.listId)]), anyItem);
+        const found = listened
+          .filter((l) => read.has(keyString(keys.listEntry(l.listId, status.id))) && read.has(keyString(keys.list(l.ownerId, l.listId))))
+          .flatMap((l) => ownSubscriptions(online, l.ownerId, l.stream, { channel: channels.list(l.ownerId, l.listId), scope: 'owner' }) ?? []);
+        return publishUpdate(view, found);
+      }),
+    shared: () => guarded('public update', fields, async () => publishUpdate(view, await subscriptionsOf(sharedTargets(status, hasMedia)))),
+  };
+}
+
+// ---- delete ----
+
+/** What is known of a deleted status when its fan-out runs; without it, `delete` goes to every public channel but no hashtag. */
+export type DeletedStatus = { visibility: Visibility; tags: string[]; hasMedia: boolean };
+
+async function publishDelete(statusId: string, found: ChannelSubs[]): Promise<PublishResult> {
+  const outgoing = found.flatMap(({ ws }) => ws.map((sub) => ({ sub, payload: statusId })));
+  const logged = found.filter((c) => c.sse).map((c): NewStreamLogEntry => ({ channel: c.target.channel, id: newId(), event: 'delete', payload: statusId, shared: null }));
+  return deliver('delete', outgoing, logged);
+}
+
+export type DeleteStream = {
+  /** Accounts whose home held the status: their `user` streams hear the delete. */
+  home(accountIds: string[]): Promise<PublishResult>;
+  /** Direct streams of the author and the mentioned accounts, the author's list channels, and the public channels. */
+  finish(accountId: string, mentionIds: string[], deleted?: DeletedStatus): Promise<PublishResult>;
+};
+
+/** Starts publishing the deletion of a status (or the undoing of a reblog): one Query of the online listeners. */
+export async function openDeleteStream(statusId: string): Promise<DeleteStream> {
+  const fields = { statusId };
+  let online: Online = new Map();
+  try {
+    online = await onlineListeners();
+  } catch (err) {
+    log.error('streaming: could not prepare a delete publish', { err, ...fields });
+  }
+  const own = (ids: string[], stream: string, channelOf: (id: string) => string) =>
+    [...new Set(ids)].flatMap((id) => ownSubscriptions(online, id, stream, { channel: channelOf(id), scope: 'owner' }) ?? []);
+  return {
+    home: (accountIds) =>
+      guarded('home delete', fields, async () => {
+        const found = own(accountIds, 'user', channels.home);
+        return found.length === 0 ? NOTHING : publishDelete(statusId, found);
+      }),
+    finish: (accountId, mentionIds, deleted) =>
+      guarded('delete', fields, async () => {
+        const found: ChannelSubs[] = [];
+        if (!deleted || deleted.visibility === 'direct') found.push(...own([accountId, ...mentionIds], 'direct', channels.direct));
+        const listened = !deleted || deleted.visibility !== 'direct' ? listenedLists(online) : [];
+        if (listened.length > 0) {
+          // The lists that held it were those containing its author (one Query of the author's memberships, which
+          // also name each list's owner: a list stream names any id).
+          const containing = new Set((await membershipsOf(accountId)).map((m) => `${m.ownerId}:${m.listId}`));
+          for (const l of listened.filter((x) => containing.has(`${x.ownerId}:${x.listId}`))) {
+            const subs = ownSubscriptions(online, l.ownerId, l.stream, { channel: channels.list(l.ownerId, l.listId), scope: 'owner' });
+            if (subs) found.push(subs);
+          }
+        }
+        const shared = !deleted ? sharedChannels({ hasMedia: true, tags: [] }) : deleted.visibility === 'public' ? sharedChannels(deleted) : [];
+        found.push(...(await subscriptionsOf(shared.map((channel) => ({ channel, scope: 'shared' as const })))));
+        return publishDelete(statusId, found);
+      }),
+  };
+}
+
+// ---- notification ----
+
+/**
+ * Publishes a new notification to its recipient's notification channel (the
+ * `user` and `user:notification` streams): one Query when nobody listens. The
+ * notify worker has already applied blocks, mutes and irreversible filters.
+ */
+export function publishNotification(notification: Notification, recipient: Account): Promise<PublishResult> {
+  return guarded('notification', { notificationId: notification.id }, async () => {
+    const channel = channels.notifications(recipient.id);
+    const found = await subscriptionsOf([{ channel, scope: 'owner' }]);
+    if (found.length === 0) return NOTHING;
+    const rendered = await renderNotification(notification, recipient);
+    if (!rendered) return NOTHING;
+    const payload = JSON.stringify(rendered);
+    const outgoing = found.flatMap(({ ws }) => ws.map((sub) => ({ sub, payload })));
+    const logged = found.filter((c) => c.sse).map((): NewStreamLogEntry => ({ channel, id: newId(), event: 'notification', payload, shared: null }));
+    return deliver('notification', outgoing, logged);
+  });
+}
+
+// ---- filters_changed ----
+
+/** Tells the owner's `user` streams that their keyword filters changed (no payload, as Mastodon). */
+export function publishFiltersChanged(accountId: string): Promise<PublishResult> {
+  return guarded('filters_changed', { accountId }, async () => {
+    const channel = channels.home(accountId);
+    const found = await subscriptionsOf([{ channel, scope: 'owner' }]);
+    const outgoing = found.flatMap(({ ws }) => ws.map((sub) => ({ sub, payload: null })));
+    const logged = found.filter((c) => c.sse).map((): NewStreamLogEntry => ({ channel, id: newId(), event: 'filters_changed', payload: null, shared: null }));
+    return deliver('filters_changed', outgoing, logged);
+  });
+}

@@ -1,0 +1,85 @@
+// DELETE /api/v1/statuses/:id through the fan-out worker to the streams: the
+// queued message says what the status was, so `delete` reaches the hashtag
+// streams of a public tagged status and never the public streams for a private one.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handler as remove } from '../../functions/statuses/delete';
+import { handler as create } from '../../functions/statuses/create';
+import { handler as connect } from '../../functions/streaming/connect';
+import { handler as fanoutWorker } from '../../functions/workers/fanout';
+import { handler as notifyWorker } from '../../functions/workers/notify';
+import { registerInlineWorker } from '../../lib/queue';
+import type { WebSocketEvent } from '../../lib/streaming/connections';
+import { aUser, type UserFixture } from '../support/factories';
+import { call } from '../support/http';
+
+registerInlineWorker('fanout', fanoutWorker);
+registerInlineWorker('notify', notifyWorker);
+
+type Frame = { stream: string[]; event: string; payload?: string };
+const frames: { connectionId: string; frame: Frame }[] = [];
+let management: Server;
+const previousStreamingUrl = process.env.STREAMING_URL;
+
+beforeAll(async () => {
+  // Stands in for the API Gateway Management API: records each postToConnection.
+  management = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const id = /^\/@connections\/([^/]+)$/.exec(req.url ?? '')?.[1];
+      if (id) frames.push({ connectionId: decodeURIComponent(id), frame: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Frame });
+      res.writeHead(id ? 200 : 404).end();
+    });
+  });
+  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
+  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  process.env.STREAMING_URL = previousStreamingUrl;
+  await new Promise<void>((resolve) => management.close(() => resolve()));
+});
+
+async function listen(query: Record<string, string>): Promise<string> {
+  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
+  const event: WebSocketEvent = {
+    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
+    headers: { Host: 'social.example' },
+    queryStringParameters: query,
+    isBase64Encoded: false,
+  };
+  const res = await connect(event);
+  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode}`);
+  return connectionId;
+}
+
+const post = async (user: UserFixture, json: Record<string, unknown>) => {
+  const res = await call(create, { method: 'POST', path: '/api/v1/statuses', json, token: user.token });
+  expect(res.status).toBe(200);
+  return String(res.body.id);
+};
+const del = async (user: UserFixture, id: string) => {
+  const res = await call(remove, { method: 'DELETE', path: `/api/v1/statuses/${id}`, pathParameters: { id }, token: user.token });
+  expect(res.status).toBe(200);
+};
+const deletesOn = (connectionId: string) => frames.filter((f) => f.connectionId === connectionId && f.frame.event === 'delete').map((f) => f.frame);
+
+describe('delete events from DELETE /api/v1/statuses/:id', () => {
+  it('reach the hashtag stream of a deleted public tagged status, and public streams only for public ones', async () => {
+    const author = await aUser();
+    const tag = `gone${Date.now().toString(36)}`;
+    const hashtag = await listen({ stream: 'hashtag', tag });
+    const pub = await listen({ stream: 'public' });
+
+    const tagged = await post(author, { status: `bye #${tag}` });
+    const secret = await post(author, { status: `quiet #${tag}`, visibility: 'private' });
+    await del(author, tagged);
+    await del(author, secret);
+
+    expect(deletesOn(hashtag)).toEqual([{ stream: ['hashtag', tag], event: 'delete', payload: tagged }]);
+    expect(deletesOn(pub).map((f) => f.payload)).toContain(tagged);
+    expect(deletesOn(pub).map((f) => f.payload)).not.toContain(secret);
+  });
+});

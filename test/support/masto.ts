@@ -1,0 +1,34 @@
+// The e2e suite's people: each registers through the API with masto as a new
+// user's app would (an app, its client-credentials token, POST /api/v1/accounts)
+// and gets a client holding the user token. `eventually` waits for what the
+// workers (fan-out, notifications) do in their own invocations.
+import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
+
+export type MastoUser = { client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials };
+
+const REDIRECT = 'urn:ietf:wg:oauth:2.0:oob';
+const SCOPES = 'read write follow push';
+
+/** A user named `<name><base-36 clock>` (keep `name` under 20 characters: usernames stop at 30). */
+export async function newUser(baseUrl: string, name: string): Promise<MastoUser> {
+  const anon = createRestAPIClient({ url: baseUrl });
+  const app = await anon.v1.apps.create({ clientName: `e2e ${name}`, redirectUris: REDIRECT, scopes: SCOPES });
+  const oauth = createOAuthAPIClient({ url: baseUrl });
+  const appToken = await oauth.token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: REDIRECT, scope: SCOPES });
+  const username = `${name}${Date.now().toString(36)}`;
+  const asApp = createRestAPIClient({ url: baseUrl, accessToken: appToken.accessToken });
+  const token = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'social passphrase 7', agreement: true, locale: 'en' });
+  const client = createRestAPIClient({ url: baseUrl, accessToken: token.accessToken });
+  return { client, me: await client.v1.accounts.verifyCredentials() };
+}
+
+/** Waits until `probe` answers something truthy: the fan-out and notifications run in separate worker invocations. */
+export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
