@@ -2,6 +2,7 @@
 import { createServer } from 'node:net';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
+import { measureItemsAsDynamoDb } from './item-size';
 import { addTransactions } from './transactions';
 
 export type Emulators = { dynamoEndpoint: string; s3Endpoint: string; stop: () => Promise<void> };
@@ -22,6 +23,7 @@ export function freePort(): Promise<number> {
 
 export async function startEmulators(opts: { dynamoPort: number; s3Port: number; dataDir?: string; host?: string }): Promise<Emulators> {
   const host = opts.host ?? '127.0.0.1';
+  measureItemsAsDynamoDb();
   const dyn = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(opts.dataDir ? { path: `${opts.dataDir}/dynamodb` } : {}) });
   addTransactions(dyn);
   await new Promise<void>((resolve, reject) => {

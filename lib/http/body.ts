@@ -54,27 +54,40 @@ export async function parseBody(event: APIGatewayProxyEventV2, limits: BodyLimit
 }
 
 function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const malformed = () => badRequest('Error occurred while parsing request parameters');
   return new Promise((resolve, reject) => {
     let bb: Busboy.Busboy;
     try {
       bb = Busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 1000, fieldSize: 1024 * 1024 },
+        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
       });
     } catch {
-      reject(badRequest('Error occurred while parsing request parameters'));
+      reject(malformed());
       return;
     }
     const fields = new URLSearchParams();
     const files: Record<string, UploadedFile> = {};
     let failure: HttpError | undefined;
-    bb.on('field', (name, value) => fields.append(name, value));
+    // Every stream busboy hands out can fail (a body that ends inside a part fails
+    // the part's stream as well as the parser): each gets a listener, and the
+    // first failure settles the request. An unheard 'error' would be thrown
+    // outside this promise and end the process.
+    const fail = (err: HttpError) => {
+      failure ??= err;
+      reject(failure);
+    };
+    bb.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) failure ??= tooLarge('A form field is too large');
+      else fields.append(name, value);
+    });
     bb.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
         failure ??= tooLarge('File is too large');
       });
+      stream.on('error', () => fail(malformed()));
       stream.on('end', () => {
         files[name] = { kind: 'file', filename: info.filename ?? 'file', contentType: info.mimeType, data: Buffer.concat(chunks) };
       });
@@ -82,13 +95,23 @@ function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): 
     bb.on('filesLimit', () => {
       failure ??= unprocessableFiles();
     });
-    bb.on('error', () => reject(badRequest('Error occurred while parsing request parameters')));
+    bb.on('fieldsLimit', () => {
+      failure ??= tooLarge('Too many form fields');
+    });
+    bb.on('partsLimit', () => {
+      failure ??= tooLarge('Too many form parts');
+    });
+    bb.on('error', () => fail(malformed()));
     bb.on('close', () => {
       if (failure) return reject(failure);
       const parsed = qs.parse(fields.toString(), QS_OPTIONS) as Record<string, unknown>;
       resolve({ ...parsed, ...files });
     });
-    bb.end(body);
+    try {
+      bb.end(body);
+    } catch {
+      fail(malformed());
+    }
   });
 }
 

@@ -3,13 +3,14 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ZodError, z } from 'zod';
-import { dbCalls } from '../aws';
+import { meterDb, type DbMeter } from '../aws';
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { HttpError } from '../errors';
 import { log } from '../log';
 import { authenticate, bearerToken, type AuthMode } from './auth';
+import { guarded } from './guard';
 import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, type BodyLimits } from './body';
 import { Reply } from './reply';
 import { validationMessage } from './validate';
@@ -52,8 +53,14 @@ const CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key',
 };
 
+const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
+
 function render(reply: Reply, path: string): Result {
   const headers: Record<string, string> = { ...(corsPath(path) ? CORS_HEADERS : {}), ...reply.headers };
+  // Set here, not left to the gateway in front: every deployment shape gets them.
+  headers['X-Content-Type-Options'] = 'nosniff';
+  // As Mastodon's API controllers: nothing is stored by caches unless the endpoint says it may be.
+  if (!hasHeader(headers, 'cache-control')) headers['Cache-Control'] = 'no-store';
   if (reply.kind === 'json') {
     headers['Content-Type'] ??= 'application/json; charset=utf-8';
     return { statusCode: reply.status, headers, body: JSON.stringify(reply.body ?? {}), cookies: reply.cookies };
@@ -64,9 +71,17 @@ function render(reply: Reply, path: string): Result {
   return { statusCode: reply.status, headers, body: String(reply.body ?? ''), cookies: reply.cookies };
 }
 
+/** DynamoDB refuses an item over 400 KB: the input made a record too large, which is the client's to change. */
+const isItemTooLarge = (err: unknown) =>
+  err instanceof Error && err.name === 'ValidationException' && /item size|size .*exceeded|exceeds? the maximum/i.test(err.message);
+
 export function errorReply(err: unknown, requestId = ''): Reply {
   if (err instanceof HttpError) return new Reply(err.status, { error: err.message, ...err.extra }, err.headers);
   if (err instanceof ZodError) return new Reply(422, { error: validationMessage(err) });
+  if (isItemTooLarge(err)) {
+    log.warn('record too large', { err, requestId });
+    return new Reply(422, { error: 'Validation failed: the record is too large' });
+  }
   log.error('unhandled error', { err, requestId });
   return new Reply(500, { error: 'Internal server error' });
 }
@@ -92,10 +107,35 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const base = async (event: Event, context: Context): Promise<Result> => {
     const started = Date.now();
-    dbCalls.reset();
+    const meter: DbMeter = { calls: 0, writes: 0 };
     const path = event.rawPath ?? '/';
     const requestId = context?.awsRequestId ?? event.requestContext?.requestId ?? '';
     let reply: Reply;
+    try {
+      reply = await guarded(() => meterDb(meter, () => answer(event, path, requestId)));
+    } catch (err) {
+      reply = errorReply(err, requestId);
+    }
+    let result: Result;
+    try {
+      result = render(reply, path);
+    } catch (err) {
+      // A body JSON cannot carry (a cycle, a BigInt) is our bug: answer it as one.
+      result = render(errorReply(err, requestId), path);
+    }
+    if (config.exposeMetrics) {
+      result.headers = {
+        ...result.headers,
+        'X-Db-Calls': String(meter.calls),
+        'X-Db-Writes': String(meter.writes),
+        'X-Handler-Ms': String(Date.now() - started),
+      };
+    }
+    log.debug('request', { method: event.requestContext?.http?.method, path, status: result.statusCode, ms: Date.now() - started, dbCalls: meter.calls });
+    return result;
+  };
+
+  const answer = async (event: Event, path: string, requestId: string): Promise<Reply> => {
     try {
       const query = parseQuery(event.rawQueryString);
       const body = await parseBody(event, limits);
@@ -123,16 +163,10 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         input = parsed.data;
       }
       const out = await run(input, ctx);
-      reply = out instanceof Reply ? out : new Reply(200, out ?? {});
+      return out instanceof Reply ? out : new Reply(200, out ?? {});
     } catch (err) {
-      reply = errorReply(err, requestId);
+      return errorReply(err, requestId);
     }
-    const result = render(reply, path);
-    if (config.exposeMetrics) {
-      result.headers = { ...result.headers, 'X-Db-Calls': String(dbCalls.count), 'X-Handler-Ms': String(Date.now() - started) };
-    }
-    log.debug('request', { method: event.requestContext?.http?.method, path, status: result.statusCode, ms: Date.now() - started, dbCalls: dbCalls.count });
-    return result;
   };
   return middy(base);
 }

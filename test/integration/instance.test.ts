@@ -19,7 +19,7 @@ type Schema = {
 };
 
 const openapi: { components: { schemas: Record<string, Schema> } } = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/mastodon-openapi.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/mastodon-openapi/schemas.json', import.meta.url), 'utf8'),
 );
 
 /**
