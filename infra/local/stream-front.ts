@@ -10,7 +10,8 @@
 //     a free internal port.
 // Loaded by the serverless plugin infra/local/stream-offline.cjs.
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, STATUS_CODES, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
@@ -20,6 +21,50 @@ import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
 
 /** Lambda's limit on an invocation's request payload. */
 const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The largest body that fits in that payload. API Gateway passes text bodies as
+ * they are and every other body base64-encoded (4 bytes for 3), so an upload can
+ * be at most about 4.5 MB.
+ */
+const maxBodyBytes = (contentType: string | undefined) =>
+  /^\s*(text\/|application\/(json|x-www-form-urlencoded|[\w.+-]*\+json|xml))/i.test(contentType ?? '')
+    ? MAX_REQUEST_BYTES
+    : Math.floor((MAX_REQUEST_BYTES * 3) / 4);
+
+/** API Gateway HTTP API's limit on the request line and headers together (10,240 bytes); Node's default is 16 KB. */
+export const MAX_HEADER_BYTES = 10 * 1024;
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  HPE_URI_TOO_LONG: [414, 'Request URI too long'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Request entity too large'],
+};
+
+/**
+ * A request Node's parser refuses before any handler sees it (an oversized request
+ * line or header block, a malformed request line, bad chunked framing) is answered
+ * as the API answers every refusal, `{"error": ...}`, instead of Node's bare status
+ * line. Listening for `clientError` also keeps the server's default of destroying
+ * the socket from being the only answer.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request'];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Cache-Control: no-store\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
 
 type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
 
@@ -245,6 +290,23 @@ const withoutHopByHop = (raw: string[]): string[] => {
 const jsonError = (res: ServerResponse, status: number, message: string) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: message }));
 
+/**
+ * As the API answers a refusal, for requests refused before they reach a function.
+ * The connection stays open while the rest of the body is read and dropped, so a
+ * client still sending it sees the answer rather than a reset.
+ */
+function apiError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    })
+    .end(body);
+}
+
 export class StreamFront {
   private functions: StreamedFunction[] = [];
   private publicPort = 3000;
@@ -278,7 +340,8 @@ export class StreamFront {
   /** Once serverless offline listens: takes the public HTTP port. */
   async listen(): Promise<void> {
     if (this.functions.length === 0 || this.server) return;
-    const server = createServer((req, res) => this.route(req, res));
+    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.route(req, res));
+    server.on('clientError', answerClientError);
     this.server = server;
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -340,6 +403,17 @@ export class StreamFront {
   }
 
   private proxy(req: IncomingMessage, res: ServerResponse) {
+    // Lambda refuses an invocation whose request is over 6 MB (API Gateway answers 413);
+    // serverless offline would take any size (up to its own 10 MB).
+    const limit = maxBodyBytes(req.headers['content-type']);
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      apiError(res, 413, 'Request entity too large');
+      return;
+    }
+    let size = 0;
+    let refused = false;
     const upstream = request(
       {
         host: this.host,
@@ -357,12 +431,23 @@ export class StreamFront {
       },
     );
     upstream.on('error', () => {
+      if (refused) return;
       if (!res.headersSent) jsonError(res, 502, 'serverless offline did not answer');
       else res.destroy();
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit && !res.headersSent && !refused) {
+        refused = true;
+        req.unpipe(upstream);
+        upstream.destroy();
+        apiError(res, 413, 'Request entity too large');
+      }
+    });
+    req.on('error', () => upstream.destroy());
     req.pipe(upstream);
   }
 }

@@ -25,6 +25,20 @@ class StreamOffline {
         },
       },
     });
+    // A function's failure must not end the local stack, as one Lambda container's
+    // failure does not end the service in AWS. serverless offline runs each function
+    // in a worker thread and leaves the worker's 'error' event unheard, so a worker
+    // that dies would throw in this process. lib/http/guard.ts keeps requests from
+    // killing their worker; this keeps anything else from killing the stack.
+    const survive = (kind) => (err) => {
+      const text = err && err.stack ? err.stack : String(err);
+      if (this.log) this.log.error(`${kind} in the local stack (it keeps running): ${text}`);
+      else process.stderr.write(`${kind} in the local stack (it keeps running): ${text}\n`);
+    };
+    if (process.argv.includes('offline')) {
+      process.on('uncaughtException', survive('uncaught exception'));
+      process.on('unhandledRejection', survive('unhandled rejection'));
+    }
     this.hooks = {
       // Runs after serverless-esbuild's hook of the same name (listed before this plugin),
       // once the bundles are built, and before serverless offline reads its port.
