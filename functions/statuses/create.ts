@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { visibilities } from '../../lib/db/statuses';
 import { http, type Ctx } from '../../lib/http';
-import { booleanish, text } from '../../lib/http/validate';
+import { booleanish } from '../../lib/http/validate';
+import { cappedText, COUNTED_LIMITS, RAW_CAPS } from '../../lib/text/limits';
 import { renderStatus } from '../../lib/render/status';
 import { postStatus } from '../../lib/statuses/create';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
@@ -18,15 +19,15 @@ const integer = z.preprocess(
 );
 
 export const createStatusInput = z.object({
-  // Far above the counted limit (URLs count 23 whatever their length); the counted limit is checked in lib.
-  status: absent(text(20_000)),
+  // Raw caps first (lib/text/limits.ts), so that no text costs more to count than a normal one; the counted limit is checked in lib.
+  status: absent(cappedText(RAW_CAPS.statusText, COUNTED_LIMITS.statusCharacters)),
   media_ids: z
     .preprocess((v) => (typeof v === 'string' ? [v] : v === null ? undefined : v), z.array(id, { invalid_type_error: 'must be an array' }).max(20).optional())
     .default([]),
   poll: absent(
     z.object(
       {
-        options: absent(z.array(text(1000), { invalid_type_error: 'must be an array' }).max(20)),
+        options: absent(z.array(cappedText(RAW_CAPS.pollOption, COUNTED_LIMITS.pollOptionCharacters), { invalid_type_error: 'must be an array' }).max(RAW_CAPS.pollOptionCount)),
         expires_in: absent(integer),
         multiple: absent(booleanish),
         hide_totals: absent(booleanish),
@@ -36,7 +37,7 @@ export const createStatusInput = z.object({
   ),
   in_reply_to_id: absent(id),
   sensitive: absent(booleanish),
-  spoiler_text: absent(text(20_000)),
+  spoiler_text: absent(cappedText(RAW_CAPS.spoilerText, COUNTED_LIMITS.statusCharacters)),
   visibility: absent(z.enum(visibilities, { errorMap: () => ({ message: 'is not a valid visibility' }) })),
   language: absent(z.string({ invalid_type_error: 'must be a string' }).max(10)),
   scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),

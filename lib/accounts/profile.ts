@@ -11,14 +11,14 @@ import { AVATAR_SIZE, HEADER_SIZE, MAX_INPUT_PIXELS, processProfileImage, type I
 import { deleteMediaQuietly, profileImageKey, putMedia } from '../media/storage';
 import { countableLength, fieldValueToHtml, noteToHtml } from '../text';
 import { isLanguageCode } from '../text/languages';
+import { cappedText, COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import { charLength, describe, Violations } from './violations';
 
-export const DISPLAY_NAME_MAX = 30;
-export const NOTE_MAX = 500;
-export const FIELDS_MAX = 4;
-export const FIELD_TEXT_MAX = 255;
-/** Rows a client may send (blank ones are dropped before the limit of 4 applies). */
-const FIELD_ROWS_MAX = 16;
+export const DISPLAY_NAME_MAX = COUNTED_LIMITS.displayName;
+export const NOTE_MAX = COUNTED_LIMITS.note;
+export const FIELDS_MAX = COUNTED_LIMITS.fields;
+export const FIELD_TEXT_MAX = COUNTED_LIMITS.fieldText;
+const FIELD_ROWS_MAX = RAW_CAPS.fieldRows;
 
 const str = z.string({ invalid_type_error: 'must be a string' });
 /** Bounded before any rule runs so oversized input cannot cost much; the rules give the real limits. */
@@ -30,7 +30,10 @@ const image = z.preprocess(
 );
 
 const fieldRow = z.object(
-  { name: raw(10_000).optional().default(''), value: raw(10_000).optional().default('') },
+  {
+    name: cappedText(RAW_CAPS.fieldText, FIELD_TEXT_MAX).optional().default(''),
+    value: cappedText(RAW_CAPS.fieldText, FIELD_TEXT_MAX).optional().default(''),
+  },
   { invalid_type_error: 'must be an object of name and value' },
 );
 
@@ -41,8 +44,9 @@ const fieldRows = z
   .refine((rows) => rows.length <= FIELD_ROWS_MAX, `has too many rows (maximum is ${FIELD_ROWS_MAX})`);
 
 export const updateCredentialsInput = z.object({
-  display_name: raw(10_000).optional(),
-  note: raw(100_000).optional(),
+  // Raw caps (lib/text/limits.ts): a note is linkified and counted, which must not cost more than a normal one.
+  display_name: cappedText(RAW_CAPS.displayName, DISPLAY_NAME_MAX).optional(),
+  note: cappedText(RAW_CAPS.note, NOTE_MAX).optional(),
   avatar: image,
   header: image,
   locked: booleanish.optional(),

@@ -6,10 +6,10 @@ import sharp from 'sharp';
 import { MAX_INPUT_PIXELS } from '../media/image';
 import { secretToken } from '../ids';
 
-/** Mastodon's limits: 256 KB, PNG, GIF or WebP; shortcodes of at least 2 word characters. */
+/** Mastodon's limits: 256 KB, PNG, GIF or WebP; shortcodes of at least 2 word characters (at most 100 here: they are key parts). */
 export const EMOJI_MAX_BYTES = 256 * 1024;
 export const EMOJI_SIZE = 128;
-export const SHORTCODE = /^[a-zA-Z0-9_]{2,}$/;
+export const SHORTCODE = /^[a-zA-Z0-9_]{2,100}$/;
 
 export type EmojiImages = { original: { data: Buffer; contentType: string; extension: string }; static: Buffer };
 export type EmojiProblem = 'size' | 'type' | 'corrupt';

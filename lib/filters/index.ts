@@ -17,7 +17,8 @@ import {
 import { statusesByIds, type Status } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { notFound, unprocessable } from '../errors';
-import { booleanish, text } from '../http/validate';
+import { booleanish } from '../http/validate';
+import { cappedText, RAW_CAPS } from '../text/limits';
 import { isId, newId } from '../ids';
 import { publishFiltersChanged } from '../streaming/publish';
 
@@ -30,7 +31,8 @@ const expiresIn = z.preprocess(
 const contextList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string({ invalid_type_error: 'must be a string' }), { invalid_type_error: 'must be an array' }).max(10).optional());
 
 export const filterFields = z.object({
-  phrase: absent(text(1000)),
+  // Mastodon's CustomFilterKeyword limit; every status is matched against every phrase, so it stays small.
+  phrase: absent(cappedText(RAW_CAPS.filterPhrase)),
   context: contextList,
   irreversible: absent(booleanish),
   whole_word: absent(booleanish),

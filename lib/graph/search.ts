@@ -1,6 +1,14 @@
 // GET /api/v1/accounts/search, locally: a prefix match on usernames (the username
 // index, lib/db/usernames.ts), exact match first. Display names are not indexed,
 // and remote accounts are never resolved (`resolve` is accepted and ignored).
+//
+// Blocks, as Mastodon's AccountSearchService: the exact match (the account whose
+// username is the query) is found whatever blocks or mutes lie between the two,
+// since clients resolve a name through search before acting on it (toot's
+// `unblock NAME`, `unmute NAME`); Mastodon looks it up with no block check, and a
+// blocked account's profile stays reachable by id and by lookup anyway. The other,
+// partial matches leave out accounts blocked either way, as Mastodon's search index
+// query does; mutes do not hide them.
 import { isVisible } from '../accounts/lookup';
 import { USERNAME_MAX } from '../accounts/register';
 import { accountsByIds, type Account } from '../db/accounts';
@@ -33,8 +41,9 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
   const prefix = usernamePrefix(input.q);
   if (prefix === undefined || input.limit < 1) return [];
   const wanted = input.offset + input.limit;
-  // Accounts blocked either way never show up in each other's searches, as Mastodon's AccountSearchService.
   const { blocked, domains } = await hiddenFor(viewer.id);
+  const hidden = (a: Account) => blocked.has(a.id) || (a.domain !== null && domains.has(a.domain));
+  const isExact = (a: Account) => a.domain === null && a.username.toLowerCase() === prefix;
   const found: Account[] = [];
   let start: Item | undefined;
   let calls = 0;
@@ -45,7 +54,7 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
     const accounts = await accountsByIds(page.items.map((e) => e.accountId));
     let matches = page.items.flatMap((e) => {
       const account = accounts.get(e.accountId);
-      return account && isVisible(account) && !blocked.has(account.id) && !(account.domain !== null && domains.has(account.domain)) ? [account] : [];
+      return account && isVisible(account) && (isExact(account) || !hidden(account)) ? [account] : [];
     });
     if (input.following) {
       const edges = await followEdges(viewer.id, matches.map((a) => a.id));
@@ -54,7 +63,7 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
     found.push(...matches);
   } while (start && found.length < wanted && calls < MAX_CALLS);
   // The exact username first, then alphabetical (the index order).
-  const exact = found.filter((a) => a.username.toLowerCase() === prefix);
-  const rest = found.filter((a) => a.username.toLowerCase() !== prefix);
+  const exact = found.filter(isExact);
+  const rest = found.filter((a) => !isExact(a));
   return [...exact, ...rest].slice(input.offset, wanted);
 }

@@ -3,9 +3,14 @@
 // so the announcement and the rule cannot drift apart.
 import { MAX_INPUT_PIXELS } from '../media/image';
 import { URL_COUNTED_LENGTH } from '../text';
+import { COUNTED_LIMITS } from '../text/limits';
+
+// Raw input caps (checked before any parsing) and the counted limits live in lib/text/limits.ts, which imports
+// nothing heavy so that every handler can use it; what is announced here comes from there.
+export { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 
 export const STATUS_LIMITS = {
-  maxCharacters: 500,
+  maxCharacters: COUNTED_LIMITS.statusCharacters,
   maxMediaAttachments: 4,
   charactersReservedPerUrl: URL_COUNTED_LENGTH,
 };
@@ -19,12 +24,12 @@ export const MEDIA_LIMITS = {
   videoSizeLimit: 40 * 1024 * 1024,
   videoFrameRateLimit: 60,
   videoMatrixLimit: 2_304_000,
-  descriptionLimit: 1500,
+  descriptionLimit: COUNTED_LIMITS.mediaDescription,
 };
 
 export const POLL_LIMITS = {
-  maxOptions: 4,
-  maxCharactersPerOption: 50,
+  maxOptions: COUNTED_LIMITS.pollOptions,
+  maxCharactersPerOption: COUNTED_LIMITS.pollOptionCharacters,
   minExpiration: 5 * 60,
   maxExpiration: 2_629_746,
 };

@@ -30,13 +30,15 @@ import { notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
 import type { Page } from '../http/link';
 import { text } from '../http/validate';
+import { RAW_CAPS } from '../text/limits';
 import { dropIrreversiblyFiltered } from '../filters';
 import { filterHidden } from '../graph/hidden';
 import { filterViewable } from '../statuses/visibility';
 import type { TimelinePage } from '../timelines/read';
 import { backfillList } from './delivery';
 
-export const TITLE_MAX = 255;
+/** Mastodon's List::TITLE_LENGTH_LIMIT. */
+export const TITLE_MAX = RAW_CAPS.listTitle;
 /** Accounts per add request: each needs two transaction items (membership, follow check), plus the list check. */
 export const ACCOUNTS_PER_REQUEST = 40;
 

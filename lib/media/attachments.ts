@@ -17,15 +17,15 @@ import { createMedia, mediaById, updateMediaDetails, type Media, type MediaDetai
 import { nowIso } from '../db/table';
 import { notFound, unprocessable, HttpError } from '../errors';
 import { isUploadedFile } from '../http/body';
-import { text } from '../http/validate';
 import { isId, newId } from '../ids';
 import { log } from '../log';
 import { MAX_INPUT_PIXELS } from './image';
 import { MEDIA_OTHER_MAX_BYTES, processMediaFile, type MediaProblem } from './processing';
 import { attachmentKey, deleteMediaQuietly, putMedia } from './storage';
+import { cappedText, RAW_CAPS } from '../text/limits';
 
-/** Mastodon's limit on alternative text. */
-export const MAX_DESCRIPTION_LENGTH = 1500;
+/** Mastodon's limit on alternative text (lib/text/limits.ts; counted in code units, so it is also the raw cap). */
+export const MAX_DESCRIPTION_LENGTH = RAW_CAPS.mediaDescription;
 
 /** Multipart limits for the upload endpoints: large enough that over-limit files get the 422 below, not a 413. */
 export const MEDIA_BODY_LIMITS = { maxFileBytes: MEDIA_OTHER_MAX_BYTES, maxFiles: 2 };
@@ -36,7 +36,7 @@ const NO_FILE = "Validation failed: File can't be blank";
 const description = z.preprocess(
   // An empty description clears it, as a blank text field in a client means "none".
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  text(MAX_DESCRIPTION_LENGTH).nullable().optional(),
+  cappedText(MAX_DESCRIPTION_LENGTH).nullable().optional(),
 );
 
 const FOCUS_RULE = 'must be two numbers from -1.0 to 1.0, as "x,y"';

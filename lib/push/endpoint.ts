@@ -2,9 +2,17 @@
 // whoever holds a token, so it is an SSRF vector: it must be https and its host
 // must resolve only to public unicast addresses, never to this network (private,
 // loopback, link-local, carrier-grade NAT, documentation or otherwise reserved
-// ranges). The check runs when a subscription is made and again when each push
-// is sent, inside the connection's own DNS lookup, so a name that was public at
-// subscription time and now points inside (DNS rebinding) is refused at connect.
+// ranges). Two checks, as Mastodon does it (it stores the subscription and
+// checks where it delivers when it sends):
+// - when a subscription is made, only the URL's form (`checkEndpoint`): https, a
+//   host, no credentials, a bounded length, and no literal address (or
+//   `localhost`) that is not public. Names are not resolved then: a DNS hiccup at
+//   that moment must not lose a subscription;
+// - when each push is sent, inside the connection's own DNS lookup
+//   (`guardedLookup`), every address the name resolves to, so what is checked is
+//   what is connected to (a name that now points inside, DNS rebinding, is
+//   refused at connect). A name that does not resolve then is an ordinary network
+//   failure, retried like any other.
 // On the local stage (or when tests ask) loopback is allowed, over plain http too.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
@@ -122,17 +130,29 @@ export function useResolver(custom: Resolver | undefined): void {
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
+/** A name that does not resolve (now): a network failure like a refused connection, not a refused endpoint. */
+export class HostUnresolved extends Error {
+  readonly code = 'ENOTFOUND';
+  constructor(host: string) {
+    super(`host ${host} could not be resolved`);
+    this.name = 'HostUnresolved';
+  }
+}
+
 async function addressesOf(host: string): Promise<string[]> {
   if (isIP(host)) return [host];
   let addresses: string[];
   try {
     addresses = await resolver(host);
   } catch {
-    throw new EndpointRefused('host could not be resolved');
+    throw new HostUnresolved(host);
   }
-  if (addresses.length === 0) throw new EndpointRefused('host could not be resolved');
+  if (addresses.length === 0) throw new HostUnresolved(host);
   return addresses;
 }
+
+/** `localhost` and its subdomains are loopback by definition (RFC 6761), whatever a resolver says. */
+const isLoopbackName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
 
 /** Every address must be public, or loopback where the stage allows it. */
 function assertAllowed(addresses: string[], allowLoopback: boolean, plainHttp: boolean): void {
@@ -158,19 +178,26 @@ export function parseEndpoint(raw: string, allowLoopback = config.pushAllowLoopb
 }
 
 /**
- * Checks an endpoint completely: its syntax, then every address its host
- * resolves to. Throws EndpointRefused with the reason; answers the parsed URL.
+ * Checks an endpoint's form, with nothing resolved: the URL's rules, and a host
+ * that is a literal address (or `localhost`) must be one the stage allows. A
+ * name is checked when a push is sent, by the connection's lookup
+ * (`guardedLookup`). Throws EndpointRefused with the reason; answers the parsed URL.
  */
 export async function checkEndpoint(raw: string, allowLoopback = config.pushAllowLoopback): Promise<URL> {
   const url = parseEndpoint(raw, allowLoopback);
-  assertAllowed(await addressesOf(hostOf(url)), allowLoopback, url.protocol === 'http:');
+  const host = hostOf(url);
+  const plainHttp = url.protocol === 'http:';
+  if (isIP(host.replace(/%.*$/, ''))) assertAllowed([host], allowLoopback, plainHttp);
+  else if (isLoopbackName(host)) assertAllowed(['127.0.0.1'], allowLoopback, plainHttp);
   return url;
 }
 
 /**
  * A `lookup` for http(s).request: resolves with the same resolver and refuses
  * the connection unless every address is allowed, so what is checked is what
- * is connected to. (IP-literal hosts never reach a lookup: checkEndpoint covers them.)
+ * is connected to. A name that does not resolve fails as DNS failures do
+ * (ENOTFOUND), so the sender retries it. (IP-literal hosts never reach a lookup:
+ * checkEndpoint covers them.)
  */
 export function guardedLookup(allowLoopback = config.pushAllowLoopback, plainHttp = false): LookupFunction {
   return (hostname, options, callback) => {

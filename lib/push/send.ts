@@ -125,8 +125,8 @@ export function pushRequest(target: Target, payload: string, vapid: VapidKeys, s
 export async function sendPush(target: Target, payload: string, vapid: VapidKeys, subject: string, retry: RetryPolicy = DEFAULT_RETRY): Promise<SendResult> {
   let url: URL;
   try {
-    // Again at send time (DNS may have changed since the subscription): the URL rules and every address
-    // the host resolves to now; the connection's own lookup then checks what it connects to.
+    // The URL's form again (a subscription stored before a rule changed); the addresses are checked by
+    // the connection's own lookup, for the address it actually connects to, on every attempt.
     url = await checkEndpoint(target.endpoint);
   } catch (err) {
     if (err instanceof EndpointRefused) return { kind: 'refused', reason: err.reason, attempts: 0 };

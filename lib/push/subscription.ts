@@ -101,6 +101,7 @@ export async function subscribe(
   input: { subscription: z.infer<typeof subscriptionInput>; data?: DataInput; policy?: z.infer<typeof policyInput> },
 ): Promise<PushSubscription> {
   try {
+    // The form only (lib/push/endpoint.ts): where it points is checked when a push is sent.
     await checkEndpoint(input.subscription.endpoint);
   } catch (err) {
     if (err instanceof EndpointRefused) throw unprocessable(`Validation failed: subscription.endpoint ${err.reason}`);

@@ -5,7 +5,18 @@
 import type { Emoji } from '../db/emojis';
 import { mediaUrl } from '../media/storage';
 
-const SHORTCODE_IN_TEXT = /:([a-zA-Z0-9_]{2,}):/g;
+// Shortcodes are at most 100 characters (lib/emojis): a longer run between colons is
+// no emoji, and must not become a DynamoDB key (1 KB at most) in a render's batch read.
+const SHORTCODE_IN_TEXT = /:([a-zA-Z0-9_]{2,100}):/g;
+
+/**
+ * The emoji one entity (a status's texts; an account's name and note) is rendered
+ * with: the first 20 shortcodes it uses. Mastodon sets no number, but each emoji is
+ * about 280 bytes of JSON, and a 500-character text can name over a hundred: with
+ * no bound a reblog outgrows API Gateway's 128 KB WebSocket frame, and one page of
+ * such statuses would cost thousands of emoji reads. Later shortcodes stay text.
+ */
+export const MAX_EMOJIS_PER_ENTITY = 20;
 
 export function renderEmoji(emoji: Emoji) {
   return {
@@ -17,10 +28,20 @@ export function renderEmoji(emoji: Emoji) {
   };
 }
 
-/** The distinct `:shortcode:`s of some texts, in order of first use. */
+/** The distinct `:shortcode:`s of one entity's texts, in order of first use, at most MAX_EMOJIS_PER_ENTITY. */
 export function shortcodesIn(texts: string[]): string[] {
-  return [...new Set(texts.flatMap((t) => [...t.matchAll(SHORTCODE_IN_TEXT)].map((m) => m[1] ?? '')))].filter(Boolean);
+  const found = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(SHORTCODE_IN_TEXT)) {
+      if (found.size >= MAX_EMOJIS_PER_ENTITY) return [...found];
+      if (match[1]) found.add(match[1]);
+    }
+  }
+  return [...found];
 }
+
+/** The shortcodes of several entities, each bounded on its own, for one batch read. */
+export const shortcodesOfEach = (entities: string[][]): string[] => [...new Set(entities.flatMap(shortcodesIn))];
 
 /** The emojis some texts use, rendered, from the emoji items the caller read. */
 export const emojisFor = (texts: string[], known: Map<string, Emoji>) =>

@@ -15,7 +15,7 @@ import { renderAccount } from './account';
 import { renderAttachment } from './attachment';
 import { renderPoll } from './poll';
 import { emojiItem, type Emoji } from '../db/emojis';
-import { emojisFor, shortcodesIn } from './emoji';
+import { emojisFor, shortcodesOfEach } from './emoji';
 
 const anyItem = z.record(z.string(), z.unknown());
 type Loaded = Map<string, Record<string, unknown>>;
@@ -89,11 +89,11 @@ export async function renderStatuses(
   }
   // Custom emoji: the texts' shortcodes join this batch; the authors' (display name, note) are known only once the
   // accounts are read, so they cost a second small batch, only when an author uses an emoji the texts do not.
-  const statusCodes = shortcodesIn(shown.flatMap((s) => [s.text, s.spoilerText]));
+  const statusCodes = shortcodesOfEach(shown.map((s) => [s.spoilerText, s.text]));
   wanted.push(...statusCodes.map(keys.emoji));
   const loaded = await readKeys(wanted);
-  const authorCodes = shortcodesIn(
-    shown.flatMap((s) => {
+  const authorCodes = shortcodesOfEach(
+    shown.map((s) => {
       const a = pick(loaded, keys.account(s.accountId), accountItem);
       return a ? [a.displayName, a.note] : [];
     }),

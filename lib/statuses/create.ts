@@ -32,6 +32,7 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { isLanguageCode } from '../text/languages';
+import { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import {
   extractEntities,
   isLocalMention,
@@ -47,7 +48,13 @@ import { config } from '../config';
 import { viewableStatus } from './visibility';
 
 export const MAX_MEDIA = 4;
-export const POLL_LIMITS = { minOptions: 2, maxOptions: 4, maxOptionChars: 50, minExpiresIn: 300, maxExpiresIn: 2629746 };
+export const POLL_LIMITS = {
+  minOptions: 2,
+  maxOptions: COUNTED_LIMITS.pollOptions,
+  maxOptionChars: COUNTED_LIMITS.pollOptionCharacters,
+  minExpiresIn: 300,
+  maxExpiresIn: 2629746,
+};
 /** DynamoDB's transaction limit; tag entries beyond it are written right after. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -75,6 +82,8 @@ export function checkRules(input: NewStatus): CheckedPoll | undefined {
   if (text.trim() === '' && input.mediaIds.length === 0) throw invalid("Text can't be blank");
   if (input.mediaIds.length > MAX_MEDIA) throw invalid(`Cannot attach more than ${MAX_MEDIA} files`);
   if (input.mediaIds.length > 0 && hasPoll) throw invalid('Cannot attach both files and a poll');
+  // The raw caps again, for callers that did not come through the endpoint's schema: counting costs more than linear time.
+  if (text.length > RAW_CAPS.statusText || input.spoilerText.length > RAW_CAPS.spoilerText) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
   if (statusLength(text, input.spoilerText) > MAX_STATUS_LENGTH) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
   if (input.language !== undefined && !isLanguageCode(input.language)) throw invalid('Language is not a valid language');
   if (!hasPoll || !input.poll) return undefined;

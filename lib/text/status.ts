@@ -6,6 +6,7 @@
 import twitterText from 'twitter-text';
 import { config } from '../config';
 import { escapeHtml, linkHtml } from './html';
+import { COUNTED_LIMITS } from './limits';
 
 export type UrlEntity = { kind: 'url'; start: number; end: number; text: string; href: string };
 export type MentionEntity = { kind: 'mention'; start: number; end: number; username: string; domain: string | null };
@@ -16,7 +17,7 @@ export type Entity = UrlEntity | MentionEntity | HashtagEntity;
 export type ResolvedMention = { id: string; username: string; acct: string; url: string };
 
 const REL = 'nofollow noopener noreferrer';
-export const MAX_STATUS_LENGTH = 500;
+export const MAX_STATUS_LENGTH = COUNTED_LIMITS.statusCharacters;
 const URL_COUNTED_LENGTH = 23;
 
 /** Mastodon's username characters; twitter-text stops at 20 of them, Mastodon allows 30. */

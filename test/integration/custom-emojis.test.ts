@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { handler as index } from '../../functions/custom_emojis/index';
 import { main } from '../../lib/admin/cli';
-import { allEmojis } from '../../lib/db/emojis';
+import { allEmojis, putEmoji } from '../../lib/db/emojis';
 import { updateAccount } from '../../lib/db/accounts';
 import { renderAccount } from '../../lib/render/account';
 import { renderStatus } from '../../lib/render/status';
@@ -113,6 +113,28 @@ describe('custom emoji: operator CLI and GET /api/v1/custom_emojis', () => {
     expect(renderedAccount.emojis.map((e) => e.shortcode)).toEqual(['party', 'blobcat']);
     // Without emoji items from its caller, the synchronous account renderer reads nothing and shows none.
     expect(account && renderAccount(account).emojis).toEqual([]);
+  });
+});
+
+describe('emoji in entities stay bounded', () => {
+  it('renders at most 20 emoji per status and per account, the first ones used', async () => {
+    const codes = Array.from({ length: 30 }, (_, i) => `many_${String(i).padStart(2, '0')}`);
+    for (const shortcode of codes) {
+      await putEmoji({ shortcode, key: `custom_emojis/t/${shortcode}.png`, staticKey: `custom_emojis/t/${shortcode}-static.png`, category: null, visibleInPicker: true, createdAt: new Date().toISOString() });
+    }
+    const author = await aUser();
+    await updateAccount(author.account.id, { note: codes.map((c) => `:${c}:`).join(' ') });
+    const status = await aStoredStatus(author.account, { text: codes.map((c) => `:${c}:`).join(' ') });
+    const rendered = await renderStatus(status, undefined);
+    expect((rendered.emojis as { shortcode: string }[]).map((e) => e.shortcode)).toEqual(codes.slice(0, 20));
+    expect((rendered.account as { emojis: { shortcode: string }[] }).emojis.map((e) => e.shortcode)).toEqual(codes.slice(0, 20));
+  });
+
+  it('renders a status naming a shortcode longer than any emoji can have, without reading it', async () => {
+    const author = await aUser();
+    const status = await aStoredStatus(author.account, { text: `look :${'a'.repeat(1100)}: and :${'b'.repeat(101)}:` });
+    const rendered = await renderStatus(status, undefined);
+    expect(rendered.emojis).toEqual([]);
   });
 });
 

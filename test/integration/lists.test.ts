@@ -88,7 +88,7 @@ describe('list CRUD', () => {
     ['a missing title', { json: {} }, 422],
     ['a blank title', { json: { title: '   ' } }, 422],
     ['a title that is not a string', { json: { title: 42 } }, 422],
-    ['an oversized title', { json: { title: 'x'.repeat(256) } }, 422],
+    ['an oversized title', { json: { title: 'x'.repeat(257) } }, 422],
     ['an unknown replies_policy', { json: { title: 'ok', replies_policy: 'everyone' } }, 422],
     ['malformed JSON', { body: { data: '{"title": ', contentType: 'application/json' } }, 400],
   ])('refuses to create a list with %s, writing nothing', async (_name, request, status) => {
@@ -482,7 +482,7 @@ describe('bad input on every list endpoint (audit)', () => {
     ['a blank title', { title: '  \t ' }],
     ['a null title', { title: null }],
     ['a title that is a list', { title: ['a', 'b'] }],
-    ['an oversized title', { title: 'x'.repeat(256) }],
+    ['an oversized title', { title: 'x'.repeat(257) }],
     ['an unknown replies_policy', { replies_policy: 'everyone' }],
     ['a replies_policy of the wrong type', { title: 'ok', replies_policy: ['list'] }],
   ])('PUT /api/v1/lists/:id with %s answers 422 and keeps the list', async (_name, json) => {

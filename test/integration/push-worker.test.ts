@@ -2,7 +2,8 @@
 // reaches the subscriptions that asked for its kind, encrypted to their keys
 // (decrypted here with the subscription's private key) and signed with the
 // server's VAPID key; 404/410 drop the subscription; 429/5xx are retried;
-// other refusals are not; the endpoint is checked again when sending.
+// other refusals are not; where the endpoint points is checked when sending, a
+// name that does not resolve then being retried like any network failure.
 import { createECDH, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import webpush from 'web-push';
@@ -29,17 +30,19 @@ import { pushReceiver, verifyVapid, type PushReceiver } from '../support/push-re
 
 const VAPID = webpush.generateVAPIDKeys();
 let resolverTable: Record<string, string[]> = {};
+/** This test's DNS: `localhost` and the names in `resolverTable`; anything else does not resolve. */
+const tableResolver = async (host: string) => {
+  const found = host === 'localhost' ? ['127.0.0.1'] : resolverTable[host];
+  if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  return found;
+};
 
 registerInlineWorker('push', pushWorker);
 
 beforeAll(() => {
   process.env.VAPID_PUBLIC_KEY = VAPID.publicKey;
   process.env.VAPID_PRIVATE_KEY = VAPID.privateKey;
-  useResolver(async (host) => {
-    const found = host === 'localhost' ? ['127.0.0.1'] : resolverTable[host];
-    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-    return found;
-  });
+  useResolver(tableResolver);
 });
 afterAll(() => useResolver(undefined));
 
@@ -313,41 +316,70 @@ describe('what the push service answers', () => {
 });
 
 describe('the endpoint is checked again when sending', () => {
-  it('a name that now resolves to a private address as well is refused: nothing sent, subscription kept', async () => {
+  it('a name that resolves to a private address as well is refused when sending: nothing sent, subscription kept', async () => {
     const { port } = new URL(receiver.origin);
-    resolverTable['push.rebinding.test'] = ['127.0.0.1'];
+    resolverTable['push.rebinding.test'] = ['127.0.0.1', '10.0.0.8'];
     await subscribe(alice.token, { favourite: true }, { endpoint: `http://push.rebinding.test:${port}/push` });
     const n1 = await aFavouriteNotification(alice.account, bob);
-    expect(await pushNotification({ accountId: alice.account.id, notificationId: n1.id })).toMatchObject({ sent: 1 });
-
-    resolverTable['push.rebinding.test'] = ['127.0.0.1', '10.0.0.8'];
-    const n2 = await aFavouriteNotification(alice.account, bob);
-    expect(await pushNotification({ accountId: alice.account.id, notificationId: n2.id })).toMatchObject({ sent: 0, refused: 1 });
-    expect(receiver.received).toHaveLength(1);
+    expect(await pushNotification({ accountId: alice.account.id, notificationId: n1.id })).toMatchObject({ sent: 0, refused: 1 });
+    expect(receiver.received).toEqual([]);
     expect(await pushSubscriptionsOf(alice.account.id)).toHaveLength(1);
+
+    resolverTable['push.rebinding.test'] = ['127.0.0.1'];
+    const n2 = await aFavouriteNotification(alice.account, bob);
+    expect(await pushNotification({ accountId: alice.account.id, notificationId: n2.id })).toMatchObject({ sent: 1 });
+    expect(receiver.received).toHaveLength(1);
   });
 
-  it('a name that changes between the check and the connection (DNS rebinding) is refused by the connection\'s own lookup', async () => {
+  it('the name is resolved only by the connection\'s own lookup, so what is checked is what is connected to (DNS rebinding)', async () => {
     const { port } = new URL(receiver.origin);
-    resolverTable['flip.rebinding.test'] = ['127.0.0.1'];
+    // Subscribing resolves nothing: the name points nowhere yet.
     await subscribe(alice.token, { favourite: true }, { endpoint: `http://flip.rebinding.test:${port}/push` });
-    // The send-time check sees 127.0.0.1 again; every lookup after it (the connection's) sees a private address too.
     let lookups = 0;
     useResolver(async (host) => {
       if (host !== 'flip.rebinding.test') throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-      return ++lookups === 1 ? ['127.0.0.1'] : ['127.0.0.1', '10.0.0.8'];
+      lookups++;
+      return ['127.0.0.1', '10.0.0.8'];
     });
     try {
       const n = await aFavouriteNotification(alice.account, bob);
       expect(await pushNotification({ accountId: alice.account.id, notificationId: n.id })).toMatchObject({ sent: 0, refused: 1 });
-      expect(lookups).toBe(2);
+      expect(lookups).toBe(1);
       expect(receiver.received).toEqual([]);
     } finally {
-      useResolver(async (host) => {
-        const found = host === 'localhost' ? ['127.0.0.1'] : resolverTable[host];
-        if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-        return found;
-      });
+      useResolver(tableResolver);
+    }
+  });
+
+  it('a host that does not resolve when sending: the send fails, is retried as any network failure, and the subscription survives', async () => {
+    // Stored although the name resolves nowhere (POST /api/v1/push/subscription checks only the URL's form).
+    const endpoint = `https://push.nowhere.invalid/wpush/${alice.account.id}`;
+    await subscribe(alice.token, { favourite: true }, { endpoint });
+    let lookups = 0;
+    useResolver(async (host) => {
+      if (host === 'push.nowhere.invalid') lookups++;
+      return tableResolver(host);
+    });
+    try {
+      const n = await aFavouriteNotification(alice.account, bob);
+      // send.ts: every attempt connects again (DEFAULT_RETRY: 3 attempts with backoff), each resolving the name afresh.
+      // Nothing delivered after the last attempt: deliver.ts fails the message so that the queue retries it.
+      await expect(pushNotification({ accountId: alice.account.id, notificationId: n.id })).rejects.toThrow('push: 1 send(s) still failing after 3 attempts');
+      expect(lookups).toBe(3);
+      // Through the worker: the message fails back to the queue (batchItemFailures), which delivers it again later.
+      const event = sqsEvent('push', [{ accountId: alice.account.id, notificationId: n.id }]);
+      expect((await pushWorker(event, lambdaContext())).batchItemFailures).toEqual([{ itemIdentifier: event.Records[0]!.messageId }]);
+      expect(lookups).toBe(6);
+      expect((await pushSubscriptionsOf(alice.account.id)).map((s) => s.endpoint)).toEqual([endpoint]);
+
+      // Once the name resolves (a DNS hiccup over), the queue's next delivery gets through.
+      resolverTable['push.nowhere.invalid'] = ['127.0.0.1'];
+      const { port } = new URL(receiver.origin);
+      await subscribe(alice.token, { favourite: true }, { endpoint: `http://push.nowhere.invalid:${port}/push` });
+      expect((await pushWorker(event, lambdaContext())).batchItemFailures).toEqual([]);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      useResolver(tableResolver);
     }
   });
 

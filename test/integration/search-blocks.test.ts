@@ -1,8 +1,11 @@
-// Blocks apply to account search (GET /api/v2/search and GET /api/v1/accounts/search):
-// two accounts that block each other, either way, do not find each other; a mute does not hide.
+// Blocks apply to account search (GET /api/v2/search and GET /api/v1/accounts/search)
+// as in Mastodon's AccountSearchService: partial matches leave out accounts blocked
+// either way (a mute does not hide), while the exact username is always found, so
+// that a client can resolve a name to unblock or unmute it (toot's `unblock NAME`).
 import { handler as updateCredentials } from '../../functions/accounts/update_credentials';
 import { handler as accountSearch } from '../../functions/graph/search';
 import { handler as search } from '../../functions/search/v2';
+import { config } from '../../lib/config';
 import { block, mute } from '../../lib/graph/blocks';
 import { aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
@@ -53,9 +56,39 @@ describe('account search and blocks', () => {
     expect(await v2Accounts(seeker, 'quokka')).toEqual([mutedBySeeker.account.id]);
   });
 
-  it('hides the searcher from the accounts it blocks and that block it', async () => {
-    expect(await v2Accounts(blockedBySeeker, 'sbseeker')).toEqual([]);
-    expect(await v2Accounts(blockingSeeker, 'sbseeker')).toEqual([]);
+  it('hides the searcher from the partial matches of the accounts it blocks and that block it', async () => {
+    expect(await v2Accounts(blockedBySeeker, 'sbseek')).toEqual([]);
+    expect(await v2Accounts(blockingSeeker, 'sbseek')).toEqual([]);
+    expect(await v1Accounts(blockingSeeker, 'sbseek')).toEqual([]);
+  });
+
+  it.each([
+    ['an account the searcher blocks', () => blockedBySeeker],
+    ['an account that blocks the searcher', () => blockingSeeker],
+    ['an account the searcher mutes', () => mutedBySeeker],
+  ])('finds %s by its exact username, in v1 and v2 and in every spelling of the name', async (_name, target) => {
+    const { username } = target().account;
+    for (const q of [username, `@${username}`, username.toUpperCase(), `${username}@${config.domain}`]) {
+      expect(await v2Accounts(seeker, q)).toEqual([target().account.id]);
+      expect(await v1Accounts(seeker, q)).toEqual([target().account.id]);
+    }
+  });
+
+  it('lets the blocked account find the searcher by exact username too', async () => {
+    expect(await v2Accounts(blockedBySeeker, 'sbseeker')).toEqual([seeker.account.id]);
+    expect(await v2Accounts(blockingSeeker, 'sbseeker')).toEqual([seeker.account.id]);
+  });
+
+  it('puts the exact match first, ahead of the partial matches it does not hide', async () => {
+    const res = await call(search, { path: '/api/v2/search', query: { q: 'sbwombat1', type: 'accounts', resolve: 'true' }, token: seeker.token });
+    expect(res.status).toBe(200);
+    expect((res.body.accounts as { id: string; acct: string }[]).map((a) => a.acct)).toEqual(['sbwombat1']);
+  });
+
+  it('still applies following=true to the exact match', async () => {
+    const res = await call(accountSearch, { path: '/api/v1/accounts/search', query: { q: 'sbwombat1', following: 'true' }, token: seeker.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
   });
 
   it('changes nothing for a third account', async () => {
