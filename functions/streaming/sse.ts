@@ -14,7 +14,8 @@ export const schema = z.object({ tag: z.unknown(), list: z.unknown(), only_media
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>, out: StreamOut): Promise<void> {
   const request = sseStreamRequest(ctx.path, input);
   const principal = await streamPrincipal(ctx.token ? { token: ctx.token, account: ctx.account } : undefined);
-  const session = openSseSession(request, principal);
+  const access = ctx.token ? { tokenId: ctx.token.id, tokenHash: ctx.token.tokenHash, accountId: ctx.token.accountId } : undefined;
+  const session = openSseSession(request, principal, access);
   out.header('Content-Type', 'text/event-stream');
   out.header('Cache-Control', 'no-store');
   // Proxies in front of the function URL must not buffer the stream.

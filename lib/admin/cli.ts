@@ -24,6 +24,7 @@ import {
   addEmoji,
   removeEmoji,
   listEmojiCommand,
+  deleteAppCommand,
 } from './commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
@@ -34,9 +35,12 @@ Accounts
   accounts confirm <username>        mark the account's e-mail address confirmed
   accounts approve <username>        approve an account waiting for approval
   accounts pending                   list the accounts waiting for approval
-  accounts disable <username>        disable the account's login
+  accounts disable <username>        disable the account's login (its open streams end at once)
   accounts enable <username>         enable it again
   accounts show <username>           show the account's state
+
+Applications
+  apps delete <client_id>            delete an OAuth application, every access token it issued and their open streams
 
 Instance settings
   settings show                      show every setting
@@ -56,7 +60,7 @@ Custom emoji
   emoji remove <shortcode>           remove an emoji
   emoji list                         list the custom emoji
 
-Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, ...).
+Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, STREAMING_URL, ...).
 With none set on the local stage, the local stack's dynalite (npm start) is used.`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
@@ -73,6 +77,8 @@ export function applyLocalDefaults(env: NodeJS.ProcessEnv = process.env): void {
   env.BASE_URL ||= local.baseUrl;
   env.QUEUE_MODE ||= 'lambda';
   env.LAMBDA_ENDPOINT ||= local.lambdaEndpoint;
+  // Where open WebSocket connections are closed (disabling a login, deleting an app).
+  env.STREAMING_URL ||= local.streamingUrl;
   env.AWS_REGION ||= 'us-east-1';
   if (!env.AWS_ACCESS_KEY_ID) {
     env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
@@ -181,6 +187,12 @@ async function dispatch(group: string | undefined, command: string | undefined, 
       noMore(extra);
       return run(need(username, 'the username'));
     }
+  }
+  if (group === 'apps' && command === 'delete') {
+    accountFlags();
+    const [clientId, ...extra] = rest;
+    noMore(extra);
+    return deleteAppCommand(need(clientId, 'the client_id'));
   }
   if (group === 'settings') {
     accountFlags();

@@ -12,6 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { allEmojis, deleteEmoji, emojisByShortcodes, putEmoji } from '../db/emojis';
 import { EMOJI_MAX_BYTES, emojiKeys, processEmojiImage, SHORTCODE } from '../emojis';
 import { deleteMediaQuietly, mediaUrl, putMedia } from '../media/storage';
+import { deleteApp } from '../db/apps';
+import { deletePushSubscription } from '../db/push_subscriptions';
+import { deleteAppTokens, tokensOfAccount, tokensOfApp } from '../db/tokens';
+import { endStreamsOfTokens, type Ended } from '../streaming/withdraw';
 
 export class AdminError extends Error {
   constructor(message: string) {
@@ -95,11 +99,28 @@ export async function listPending(): Promise<string> {
     .join('\n');
 }
 
+const endedLine = (ended: Ended): string[] => {
+  const total = ended.websockets + ended.sse;
+  return total > 0 ? [`Ended ${total} open stream${total === 1 ? '' : 's'} (${ended.websockets} WebSocket, ${ended.sse} server-sent events).`] : [];
+};
+
+/**
+ * Disables or enables a login. Disabling keeps the tokens (enabling makes them
+ * work again, as in Mastodon) but ends every open stream of them at once; the
+ * API already refuses their requests.
+ */
 export async function setDisabled(username: string, disabled: boolean): Promise<string> {
   const account = await findAccount(username);
-  if (account.disabled === disabled) return `${account.username} was already ${disabled ? 'disabled' : 'enabled'}.`;
-  await updateAccount(account.id, { disabled });
-  return `${disabled ? 'Disabled' : 'Enabled'} the login of ${account.username}.`;
+  const name = account.username;
+  if (!disabled) {
+    if (!account.disabled) return `${name} was already enabled.`;
+    await updateAccount(account.id, { disabled: false });
+    return `Enabled the login of ${name}.`;
+  }
+  if (!account.disabled) await updateAccount(account.id, { disabled: true });
+  // Even when it was disabled already: a previous run may have stopped before it ended the streams.
+  const ended = await endStreamsOfTokens((await tokensOfAccount(account.id)).map((t) => t.id));
+  return [account.disabled ? `${name} was already disabled.` : `Disabled the login of ${name}.`, ...endedLine(ended)].join('\n');
 }
 
 export async function showAccount(username: string): Promise<string> {
@@ -117,6 +138,23 @@ export async function showAccount(username: string): Promise<string> {
     `statuses:      ${a.statusesCount}, followers: ${a.followersCount}, following: ${a.followingCount}`,
     ...(a.reason ? [`reason:        ${a.reason}`] : []),
   ].join('\n');
+}
+
+// ---- applications ----
+
+/**
+ * Deletes an OAuth application with every access token it issued (their push
+ * subscriptions too) and ends their open streams. The app goes first, so no new
+ * token can be issued for it meanwhile (the token endpoint authenticates the client).
+ */
+export async function deleteAppCommand(clientId: string): Promise<string> {
+  const app = await deleteApp(clientId.trim());
+  if (!app) throw new AdminError(`No application with client_id ${clientId}`);
+  const tokens = await tokensOfApp(app.clientId);
+  await deleteAppTokens(app.clientId, tokens);
+  await Promise.all(tokens.flatMap((t) => (t.accountId ? [deletePushSubscription(t.accountId, t.tokenId)] : [])));
+  const ended = await endStreamsOfTokens(tokens.map((t) => t.tokenId));
+  return [`Deleted the application ${app.name} (${app.clientId}) and its ${tokens.length} access token${tokens.length === 1 ? '' : 's'}.`, ...endedLine(ended)].join('\n');
 }
 
 // ---- settings ----

@@ -1,7 +1,7 @@
 // OAuth applications, keyed by client_id. The client secret is stored hashed.
 import { z } from 'zod';
 import { keys } from './keys';
-import { getItem, putItem } from './table';
+import { deleteItem, getItem, putItem } from './table';
 
 export const appItem = z.object({
   id: z.string(),
@@ -21,3 +21,6 @@ export async function createApp(app: App): Promise<void> {
   const written = await putItem({ ...keys.app(app.clientId), ...appItem.parse(app) }, { ifAbsent: true });
   if (!written) throw new Error('client_id collision');
 }
+
+/** Deletes an application; answers what it was, or undefined when there was none. */
+export const deleteApp = (clientId: string) => deleteItem(keys.app(clientId), appItem, { ConditionExpression: 'attribute_exists(PK)' });

@@ -17,6 +17,14 @@
 // reads that partition once per status and intersects it with the recipients:
 // a follower without an open stream costs no read and no write, and one with
 // an open stream needs no further read to be found.
+//
+// Whose access it is: every connection or listener opened with a token also
+// keeps one item under the token (`TOKENSTREAMS#<token id>`), so that revoking
+// the token, disabling its login or deleting its app finds its streams with one
+// Query per token (lib/streaming/withdraw.ts). Opening a stream and adding a
+// subscription check, in the same transaction as their writes, that the token
+// still exists and its login is not disabled: a withdrawal that lands first is
+// never undone by a stream that was being opened at that moment.
 import { z } from 'zod';
 import { keys, type Key } from './keys';
 import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, queryAll, transact, type TransactItem } from './table';
@@ -32,6 +40,8 @@ export const connectionItem = z.object({
   /** null for an anonymous connection or an app token. */
   accountId: z.string().nullable(),
   tokenId: z.string().nullable().default(null),
+  /** The token's key (its SHA-256, not a credential): each subscribe checks the token is still there. */
+  tokenHash: z.string().nullable().default(null),
   scopes: z.array(z.string()).default([]),
   /** Stream keys (see lib/streaming/connections.ts); DynamoDB drops an empty set, hence the default. */
   streams: z.set(z.string()).default(new Set()).transform((s) => [...s].sort()),
@@ -85,6 +95,46 @@ const onlinePut = (accountId: string, listenerId: string, expiresAt: number, kin
   ...(streams.length > 0 ? { streams: new Set(streams) } : {}),
 });
 
+export const tokenStreamItem = z.object({
+  tokenId: z.string(),
+  /** The WebSocket connection id, or the SSE listener id. */
+  listenerId: z.string(),
+  kind: z.enum(['ws', 'sse']),
+  accountId: z.string().nullable(),
+  /** SSE: its streams and their channels (a WebSocket connection lists its streams on its own item). */
+  bindings: z.array(z.object({ stream: z.string(), channels: z.array(z.string()) })).default([]),
+  expiresAt: z.number(),
+});
+export type TokenStream = z.infer<typeof tokenStreamItem>;
+
+const tokenStreamPut = (entry: TokenStream) => ({ ...keys.tokenStream(entry.tokenId, entry.listenerId), ...tokenStreamItem.parse(entry) });
+
+/** The access a stream was opened with: its token and, for a user token, the account. */
+export type Access = { tokenId: string; tokenHash: string; accountId: string | null };
+
+/** Why a stream may not go on: its token is gone, or its login was disabled. */
+export type Withdrawn = 'revoked' | 'disabled';
+
+/** Transaction checks that `access` still holds; they come first in a transaction, so a failed index names the reason. */
+const accessChecks = (access: Access): TransactItem[] => [
+  { ConditionCheck: { Key: keys.token(access.tokenHash), ConditionExpression: 'attribute_exists(PK)' } },
+  ...(access.accountId
+    ? [
+        {
+          ConditionCheck: {
+            Key: keys.account(access.accountId),
+            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(disabled) OR disabled = :no)',
+            ExpressionAttributeValues: { ':no': false },
+          },
+        },
+      ]
+    : []),
+];
+
+/** Which of `accessChecks(access)` failed, if one did (the token's is first, the login's second when there is an account). */
+const withdrawnBy = (access: Access, failed: number[]): Withdrawn | undefined =>
+  failed.includes(0) ? 'revoked' : access.accountId && failed.includes(1) ? 'disabled' : undefined;
+
 /** Adds or removes a stream on the online item in a subscription's transaction (recreating it if a 410 cleanup removed it meanwhile). */
 const onlineStreamUpdate = (conn: Connection, binding: StreamBinding, op: 'ADD' | 'DELETE'): TransactItem[] =>
   conn.accountId
@@ -100,39 +150,51 @@ const onlineStreamUpdate = (conn: Connection, binding: StreamBinding, op: 'ADD' 
       ]
     : [];
 
-/** Records a new connection and its initial stream, if any, in one transaction. */
+/**
+ * Records a new connection and its initial stream, if any, in one transaction,
+ * with its entry under its token, provided the token and login still hold.
+ */
 export async function saveConnection(
-  input: Pick<Connection, 'connectionId' | 'accountId' | 'tokenId' | 'scopes'>,
+  input: Pick<Connection, 'connectionId' | 'accountId' | 'tokenId' | 'scopes'> & { tokenHash?: string | null },
   initial?: StreamBinding,
-): Promise<Connection> {
+): Promise<{ ok: true; connection: Connection } | { ok: false; withdrawn: Withdrawn }> {
   const expiresAt = expiresIn(CONNECTION_TTL_SECONDS);
+  const access = input.tokenId && input.tokenHash ? { tokenId: input.tokenId, tokenHash: input.tokenHash, accountId: input.accountId } : undefined;
   const item = {
     ...keys.connection(input.connectionId),
     connectionId: input.connectionId,
     accountId: input.accountId,
     tokenId: input.tokenId,
+    tokenHash: input.tokenHash ?? null,
     scopes: input.scopes,
     connectedAt: nowIso(),
     expiresAt,
     ...(initial ? { streams: new Set([initial.stream]) } : {}),
   };
-  await transact([
+  const result = await transact([
+    ...(access ? accessChecks(access) : []),
     { Put: { Item: item } },
+    ...(access ? [{ Put: { Item: tokenStreamPut({ ...access, listenerId: input.connectionId, kind: 'ws', bindings: [], expiresAt }) } }] : []),
     ...(input.accountId ? [{ Put: { Item: onlinePut(input.accountId, input.connectionId, expiresAt, 'ws', initial ? [initial.stream] : []) } }] : []),
     ...(initial ? subscriptionPuts(input, initial, expiresAt).map((Item): TransactItem => ({ Put: { Item } })) : []),
   ]);
-  return connectionItem.parse(item);
+  // Only the access checks have conditions here.
+  if (!result.ok) return { ok: false, withdrawn: (access && withdrawnBy(access, result.failed)) || 'revoked' };
+  return { ok: true, connection: connectionItem.parse(item) };
 }
 
 export const connectionById = (connectionId: string) => getItem(keys.connection(connectionId), connectionItem, true);
 
 /**
  * Adds a stream to a connection: the set grows atomically (ADD) and the channel
- * subscriptions are written in the same transaction. Answers false when the
- * connection is gone or already holds the maximum number of streams.
+ * subscriptions are written in the same transaction, which also checks that the
+ * connection's token and login still hold. Answers `full` when the connection is
+ * gone or already holds the maximum number of streams.
  */
-export async function addStream(conn: Connection, binding: StreamBinding): Promise<boolean> {
+export async function addStream(conn: Connection, binding: StreamBinding): Promise<'added' | 'full' | Withdrawn> {
+  const access = conn.tokenId && conn.tokenHash ? { tokenId: conn.tokenId, tokenHash: conn.tokenHash, accountId: conn.accountId } : undefined;
   const result = await transact([
+    ...(access ? accessChecks(access) : []),
     {
       Update: {
         Key: keys.connection(conn.connectionId),
@@ -144,7 +206,8 @@ export async function addStream(conn: Connection, binding: StreamBinding): Promi
     ...subscriptionPuts(conn, binding, conn.expiresAt).map((Item): TransactItem => ({ Put: { Item } })),
     ...onlineStreamUpdate(conn, binding, 'ADD'),
   ]);
-  return result.ok;
+  if (result.ok) return 'added';
+  return (access && withdrawnBy(access, result.failed)) || 'full';
 }
 
 /** Removes a stream from a connection and deletes its channel subscriptions, in one transaction. */
@@ -167,10 +230,11 @@ export async function removeStream(conn: Connection, binding: StreamBinding): Pr
 export const deleteConnection = (connectionId: string) =>
   deleteItem(keys.connection(connectionId), connectionItem, { ConditionExpression: 'attribute_exists(PK)' });
 
-/** Deletes a connection's (or SSE listener's) channel subscriptions and, for an account, its online item. */
-export async function deleteSubscriptions(connectionId: string, bindings: StreamBinding[], accountId: string | null = null): Promise<void> {
+/** Deletes a connection's (or SSE listener's) channel subscriptions and, for an account, its online item; with its token, its entry there. */
+export async function deleteSubscriptions(connectionId: string, bindings: Pick<StreamBinding, 'stream' | 'channels'>[], accountId: string | null = null, tokenId: string | null = null): Promise<void> {
   const deletes = bindings.flatMap((b) => b.channels.map((channel) => keys.channelSubscription(channel, connectionId, b.stream)));
   if (accountId) deletes.push(keys.onlineListener(accountId, connectionId));
+  if (tokenId) deletes.push(keys.tokenStream(tokenId, connectionId));
   await batchWrite([], deletes);
 }
 
@@ -197,20 +261,69 @@ export const SSE_LISTENER_TTL_SECONDS = 120;
 
 /**
  * Registers (or refreshes) a server-sent-event listener: its subscriptions
- * under each channel, kind `sse`, and its online item for an account. Plain
- * puts, so refreshing is the same call.
+ * under each channel, kind `sse`, its online item for an account and its entry
+ * under its token. Plain puts, so refreshing is the same call. With `access`
+ * (the first registration), one transaction that also checks the token and
+ * login still hold; answers the reason when they do not.
  */
 export async function saveSseListener(
-  listener: { listenerId: string; accountId: string | null },
+  listener: { listenerId: string; accountId: string | null; tokenId?: string | null },
   bindings: StreamBinding[],
   ttlSeconds = SSE_LISTENER_TTL_SECONDS,
-): Promise<void> {
+  access?: Access,
+): Promise<Withdrawn | undefined> {
   const expiresAt = expiresIn(ttlSeconds);
   const conn = { connectionId: listener.listenerId, accountId: listener.accountId };
-  await batchWrite([
+  const puts = [
     ...bindings.flatMap((b) => subscriptionPuts(conn, b, expiresAt, 'sse')),
     ...(listener.accountId ? [onlinePut(listener.accountId, listener.listenerId, expiresAt, 'sse', bindings.map((b) => b.stream))] : []),
+    ...(listener.tokenId
+      ? [
+          tokenStreamPut({
+            tokenId: listener.tokenId,
+            listenerId: listener.listenerId,
+            kind: 'sse',
+            accountId: listener.accountId,
+            bindings: bindings.map((b) => ({ stream: b.stream, channels: b.channels })),
+            expiresAt,
+          }),
+        ]
+      : []),
+  ];
+  if (!access) {
+    await batchWrite(puts);
+    return undefined;
+  }
+  const result = await transact([...accessChecks(access), ...puts.map((Item): TransactItem => ({ Put: { Item } }))]);
+  return result.ok ? undefined : (withdrawnBy(access, result.failed) ?? 'revoked');
+}
+
+/**
+ * The open streams of a token: one consistent Query of its partition (a stream
+ * whose opening transaction committed before the token was deleted is found).
+ * Expired entries are left out.
+ */
+export async function streamsOfToken(tokenId: string): Promise<TokenStream[]> {
+  const items = await queryAll(
+    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.tokenStreamsPartition(tokenId) }, ConsistentRead: true },
+    tokenStreamItem,
+  );
+  const now = Math.floor(Date.now() / 1000);
+  return items.filter((t) => t.expiresAt > now);
+}
+
+/**
+ * Forgets streams found under their tokens, in BatchWrites: an SSE listener's
+ * subscriptions, and for both kinds the online item and the token entry (a
+ * WebSocket connection's subscriptions go with its connection item, which lists them).
+ */
+export async function deleteTokenStreams(streams: TokenStream[]): Promise<void> {
+  const deletes = streams.flatMap((s) => [
+    ...s.bindings.flatMap((b) => b.channels.map((channel) => keys.channelSubscription(channel, s.listenerId, b.stream))),
+    ...(s.accountId ? [keys.onlineListener(s.accountId, s.listenerId)] : []),
+    keys.tokenStream(s.tokenId, s.listenerId),
   ]);
+  await batchWrite([], deletes);
 }
 
 /**

@@ -20,6 +20,14 @@ export const keys = {
   app: (clientId: string): Key => ({ PK: `APP#${clientId}`, SK: 'APP' }),
   /** An access token, by the SHA-256 of its value. */
   token: (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
+  /** An application's access tokens (holding each token's hash): what deleting the app removes. */
+  appToken: (clientId: string, tokenId: string): Key => ({ PK: `APPTOKENS#${clientId}`, SK: padId(tokenId) }),
+  appTokensPartition: (clientId: string) => `APPTOKENS#${clientId}`,
+  /**
+   * A fixed-window request counter (lib/http/ratelimit.ts): one item per (throttle, subject, window start in
+   * epoch seconds); the subject is an address (IPv6 cut to its /64) or a SHA-256 (token, e-mail). Expires by TTL.
+   */
+  rateCounter: (throttle: string, subject: string, windowStart: number): Key => ({ PK: `RATE#${throttle}#${subject}`, SK: `W#${windowStart}` }),
   /** An authorization code, by the SHA-256 of its value; expires by TTL. */
   authCode: (codeHash: string): Key => ({ PK: `CODE#${codeHash}`, SK: 'CODE' }),
   /** A browser login session of the authorize page, by the SHA-256 of the cookie. */
@@ -38,6 +46,9 @@ export const keys = {
   /** An account with an open stream (one item per WebSocket connection or SSE listener): one partition the fan-out reads whole. */
   onlineListener: (accountId: string, listenerId: string): Key => ({ PK: 'ONLINE', SK: `${padId(accountId)}#${listenerId}` }),
   onlinePartition: () => 'ONLINE',
+  /** An open stream (WebSocket connection or SSE listener) of an access token: what revoking the token ends. */
+  tokenStream: (tokenId: string, listenerId: string): Key => ({ PK: `TOKENSTREAMS#${padId(tokenId)}`, SK: listenerId }),
+  tokenStreamsPartition: (tokenId: string) => `TOKENSTREAMS#${padId(tokenId)}`,
   /** A streaming event kept for server-sent-event readers of a channel, by its snowflake event id; expires by TTL. */
   streamLogEntry: (channel: string, eventId: string): Key => ({ PK: `STREAMLOG#${channel}`, SK: padId(eventId) }),
   streamLogPartition: (channel: string) => `STREAMLOG#${channel}`,

@@ -12,7 +12,13 @@ import { batchWrite, expiresIn, query } from './table';
 /** How long an entry stays readable: a client reconnecting later than this misses what it did not see. */
 export const STREAM_LOG_TTL_SECONDS = 5 * 60;
 
-export const streamEvents = ['update', 'notification', 'delete', 'filters_changed'] as const;
+/**
+ * `kill` is no event a client sees: it tells the listeners it names that their
+ * access was withdrawn (token revoked, login disabled, app deleted), and they end
+ * (lib/streaming/withdraw.ts). It travels in the log they already poll, so
+ * noticing it costs them no extra read.
+ */
+export const streamEvents = ['update', 'notification', 'delete', 'filters_changed', 'kill'] as const;
 
 export const streamLogItem = z.object({
   channel: z.string(),
@@ -27,6 +33,8 @@ export const streamLogItem = z.object({
    * (author, reblogged author, mentions). Each reader applies its own view.
    */
   shared: z.object({ accountIds: z.array(z.string()) }).nullable().default(null),
+  /** On a `kill` entry: the listener ids that must end. */
+  ends: z.array(z.string()).optional(),
   expiresAt: z.number(),
 });
 export type StreamLogEntry = z.infer<typeof streamLogItem>;

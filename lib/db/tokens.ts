@@ -1,7 +1,7 @@
 // Access tokens (by hash), authorization codes and authorize-page sessions.
 import { z } from 'zod';
 import { GSI1, gsi1, keys } from './keys';
-import { deleteItem, expiresIn, getItem, nowIso, putItem, query } from './table';
+import { batchWrite, deleteItem, expiresIn, getItem, nowIso, putItem, query, queryAll, transact } from './table';
 
 export const tokenItem = z.object({
   id: z.string(),
@@ -18,17 +18,52 @@ export type Token = z.infer<typeof tokenItem>;
 
 export const tokenByHash = (tokenHash: string) => getItem(keys.token(tokenHash), tokenItem);
 
+/** The entry of a token in its application's index: enough to find the token item again. */
+export const appTokenItem = z.object({ tokenId: z.string(), tokenHash: z.string(), accountId: z.string().nullable() });
+
+/**
+ * Writes a token with its entry in the application's index, so that deleting the
+ * app finds every token. One BatchWrite rather than a transaction (half the write
+ * units): if it fails, the raw token never reaches the client, so a token item
+ * left without its entry can never be used.
+ */
 export async function saveToken(token: Token): Promise<void> {
   const index = token.accountId ? gsi1.accountToken(token.accountId, token.id) : {};
-  await putItem({ ...keys.token(token.tokenHash), ...index, ...tokenItem.parse(token) });
+  await batchWrite([
+    { ...keys.token(token.tokenHash), ...index, ...tokenItem.parse(token) },
+    { ...keys.appToken(token.clientId, token.id), ...appTokenItem.parse({ tokenId: token.id, tokenHash: token.tokenHash, accountId: token.accountId }) },
+  ]);
 }
 
-/** Deletes a token, but only if it belongs to the given application (RFC 7009). */
-export const revokeToken = (tokenHash: string, clientId: string) =>
-  deleteItem(keys.token(tokenHash), tokenItem, {
-    ConditionExpression: 'clientId = :c',
-    ExpressionAttributeValues: { ':c': clientId },
-  });
+/**
+ * Deletes a token, but only if it (still) belongs to the given application
+ * (RFC 7009), with its entry in the application's index. Answers false when
+ * the token was not there to delete.
+ */
+export async function revokeToken(token: Pick<Token, 'id' | 'tokenHash' | 'clientId'>, clientId: string): Promise<boolean> {
+  const result = await transact([
+    {
+      Delete: {
+        Key: keys.token(token.tokenHash),
+        ConditionExpression: 'attribute_exists(PK) AND clientId = :c',
+        ExpressionAttributeValues: { ':c': clientId },
+      },
+    },
+    { Delete: { Key: keys.appToken(token.clientId, token.id) } },
+  ]);
+  return result.ok;
+}
+
+/** Every token of an application, from its index (consistent: a token issued a moment ago is among them). */
+export const tokensOfApp = (clientId: string) =>
+  queryAll(
+    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.appTokensPartition(clientId) }, ConsistentRead: true },
+    appTokenItem,
+  );
+
+/** Deletes tokens of an application and their index entries (25 per BatchWrite). */
+export const deleteAppTokens = (clientId: string, tokens: z.infer<typeof appTokenItem>[]) =>
+  batchWrite([], tokens.flatMap((t) => [keys.token(t.tokenHash), keys.appToken(clientId, t.tokenId)]));
 
 export async function tokensOfAccount(accountId: string): Promise<Token[]> {
   const page = await query(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sha256 } from '../crypto';
 import { deletePushSubscription } from '../db/push_subscriptions';
 import { revokeToken, tokenByHash } from '../db/tokens';
+import { endStreamsOfTokens } from '../streaming/withdraw';
 import { authenticatedClient } from './client';
 import { revocationRefused } from './errors';
 
@@ -29,7 +30,8 @@ export async function revoke(input: unknown, authorization: string | undefined):
   const token = await tokenByHash(hash);
   if (!token) return;
   if (token.clientId !== app.clientId) throw revocationRefused();
-  const revoked = await revokeToken(hash, app.clientId);
-  // The token's Web Push subscription goes with it (Mastodon: Web::PushSubscription.unsubscribe_for).
-  if (revoked?.accountId) await deletePushSubscription(revoked.accountId, revoked.id);
+  if (!(await revokeToken(token, app.clientId))) return;
+  // The token's Web Push subscription goes with it (Mastodon: Web::PushSubscription.unsubscribe_for),
+  // and so do its open streams, which Mastodon closes at once.
+  await Promise.all([token.accountId ? deletePushSubscription(token.accountId, token.id) : undefined, endStreamsOfTokens([token.id])]);
 }

@@ -3,7 +3,7 @@
 // Stream names, their parameters and the error texts follow Mastodon's
 // streaming server; the channel names follow its Redis channels.
 import { z } from 'zod';
-import { ApiGatewayManagementApiClient, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import {
@@ -15,10 +15,11 @@ import {
   saveConnection,
   type Connection,
   type StreamBinding,
+  type Withdrawn,
 } from '../db/connections';
 import { instanceSettings } from '../db/instance';
 import type { Token } from '../db/tokens';
-import { HttpError, outsideScopes, unauthorized } from '../errors';
+import { accountDisabled, HttpError, outsideScopes, unauthorized } from '../errors';
 import { assertFunctional, resolveToken } from '../http/auth';
 import { satisfies } from '../http/scopes';
 import { isId } from '../ids';
@@ -53,6 +54,19 @@ const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : va
 export const normalizeTag = (tag: string): string => tag.normalize('NFKC').trim().replace(/^#/, '').toLowerCase();
 
 const streamError = (status: number, message: string) => new HttpError(status, message);
+
+/**
+ * The stream's access was withdrawn (token revoked, login disabled): on a
+ * message route its error frame goes out and the connection is then closed,
+ * as Mastodon closes the streams of a revoked token.
+ */
+export class AccessWithdrawn extends HttpError {}
+
+/** The answer to a stream whose access is gone, with the API's own texts. */
+export const withdrawnError = (reason: Withdrawn): AccessWithdrawn => {
+  const { status, message } = reason === 'disabled' ? accountDisabled() : unauthorized();
+  return new AccessWithdrawn(status, message);
+};
 
 /** Validates `stream` (+ `tag` / `list`) the way Mastodon's streaming server does. */
 export function parseStreamRequest(input: { stream?: unknown; tag?: unknown; list?: unknown }): StreamRequest {
@@ -175,7 +189,13 @@ export async function openConnection(req: ConnectRequest): Promise<Connection> {
     authorizeStream(request, who);
     initial = bindingFor(request, who);
   }
-  return saveConnection({ connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, scopes: who.scopes }, initial);
+  const saved = await saveConnection(
+    { connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, tokenHash: auth?.token.tokenHash ?? null, scopes: who.scopes },
+    initial,
+  );
+  // Revoked or disabled between the token check above and the write: refused as if it had come first.
+  if (!saved.ok) throw withdrawnError(saved.withdrawn);
+  return saved.connection;
 }
 
 /**
@@ -197,7 +217,25 @@ export async function closeConnection(connectionId: string): Promise<void> {
     const request = parseStreamKey(key);
     return request ? [bindingFor(request, conn)] : [];
   });
-  await deleteSubscriptions(connectionId, bindings, conn.accountId);
+  await deleteSubscriptions(connectionId, bindings, conn.accountId, conn.tokenId);
+}
+
+/**
+ * Closes a connection from our side (its access was withdrawn): API Gateway's
+ * DeleteConnection, then its items, without waiting for $disconnect (which finds
+ * them gone). A failure to reach the Management API still removes the items, so
+ * the connection receives nothing more; it is reported to the caller.
+ */
+export async function endConnection(connectionId: string): Promise<void> {
+  let failure: unknown;
+  try {
+    await managementClient().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  } catch (err) {
+    // Gone already (the client left): nothing to close.
+    if (!(err instanceof GoneException || httpStatusOf(err) === 410)) failure = err;
+  }
+  await closeConnection(connectionId);
+  if (failure) throw failure;
 }
 
 export type ClientMessage = { type: 'subscribe' | 'unsubscribe'; stream?: unknown; tag?: unknown; list?: unknown };
@@ -231,7 +269,10 @@ export async function handleClientMessage(connectionId: string, message: ClientM
   }
   authorizeStream(request, conn);
   if (conn.streams.includes(binding.stream)) return;
-  if (!(await addStream(conn, binding))) throw streamError(429, `Too many subscriptions on this connection`);
+  // The transaction checks the token and login still hold (no extra read): a revoked token subscribes to nothing.
+  const added = await addStream(conn, binding);
+  if (added === 'full') throw streamError(429, `Too many subscriptions on this connection`);
+  if (added !== 'added') throw withdrawnError(added);
 }
 
 /** The API Gateway Management API of the WebSocket API behind `config.streamingUrl` (serverless-offline serves the same routes). */
@@ -314,10 +355,14 @@ export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResul
       if (!known) log.error('websocket route failed', { err, route: event.requestContext?.routeKey });
       const status = known ? err.status : 500;
       const error = known ? err.message : 'Internal server error';
-      if (opts.errors === 'frame' && event.requestContext?.connectionId) {
-        await sendFrame(event.requestContext.connectionId, { error, status }).catch((sendErr: unknown) =>
-          log.warn('could not send error frame', { err: sendErr, connectionId: event.requestContext.connectionId }),
+      const connectionId = event.requestContext?.connectionId;
+      if (opts.errors === 'frame' && connectionId) {
+        await sendFrame(connectionId, { error, status }).catch((sendErr: unknown) =>
+          log.warn('could not send error frame', { err: sendErr, connectionId }),
         );
+        if (err instanceof AccessWithdrawn) {
+          await endConnection(connectionId).catch((endErr: unknown) => log.warn('could not close a withdrawn connection', { err: endErr, connectionId }));
+        }
       }
       return { statusCode: status, body: JSON.stringify({ error }) };
     }

@@ -15,14 +15,21 @@
 // every poll (so an entry whose write landed late is not skipped), about
 // LOOKBACK_MS / pollMs extra reads of each entry. The registration is
 // rewritten every REFRESH_MS (one BatchWrite).
+//
+// Withdrawn access (token revoked, login disabled, app deleted) reaches a
+// listener as a `kill` entry naming it in one of its channels' logs
+// (lib/streaming/withdraw.ts): the poll that reads it ends the response, so the
+// listener learns of it within one poll without any read of its own. Its first
+// registration is one transaction that checks the token and login still hold,
+// so a withdrawal that lands while the stream opens refuses it.
 import { randomUUID } from 'node:crypto';
 import type { Account } from '../db/accounts';
-import { saveSseListener, SSE_LISTENER_TTL_SECONDS, type StreamBinding } from '../db/connections';
+import { deleteSubscriptions, saveSseListener, SSE_LISTENER_TTL_SECONDS, type Access, type StreamBinding } from '../db/connections';
 import { STREAM_LOG_TTL_SECONDS, streamEventsAfter, type StreamLogEntry } from '../db/stream_log';
 import { notFound } from '../errors';
 import { hiddenFor, type Hidden } from '../graph/hidden';
 import { idAt, isId } from '../ids';
-import { authorizeStream, bindingFor, parseStreamRequest, type Principal, type StreamRequest } from './connections';
+import { authorizeStream, bindingFor, parseStreamRequest, withdrawnError, type Principal, type StreamRequest } from './connections';
 import { personalizePayload } from './render';
 
 /** The SSE paths and the stream each serves (`only_media` picks the media variant, as Mastodon). */
@@ -53,12 +60,14 @@ export type SseSession = {
   principal: Principal;
   request: StreamRequest;
   binding: StreamBinding;
+  /** The token it was opened with (none for a visitor): withdrawing it ends the listener. */
+  access: Access | undefined;
 };
 
 /** Checks that `principal` may read the stream (401 otherwise, as the WebSocket side) and names the listener. */
-export function openSseSession(request: StreamRequest, principal: Principal): SseSession {
+export function openSseSession(request: StreamRequest, principal: Principal, access?: Access): SseSession {
   authorizeStream(request, principal);
-  return { listenerId: `sse-${randomUUID()}`, principal, request, binding: bindingFor(request, principal) };
+  return { listenerId: `sse-${randomUUID()}`, principal, request, binding: bindingFor(request, principal), access };
 }
 
 /** Where a listener writes; `write` answers false once the client is gone. */
@@ -118,12 +127,15 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const refreshMs = opts.refreshMs ?? REFRESH_MS;
   const maxMs = opts.maxMs ?? MAX_RESPONSE_MS;
-  const { listenerId, principal, binding } = session;
+  const { listenerId, principal, binding, access } = session;
   const channels = binding.channels;
-  const register = () => saveSseListener({ listenerId, accountId: principal.accountId }, [binding]);
+  const listener = { listenerId, accountId: principal.accountId, tokenId: access?.tokenId ?? null };
+  const register = () => saveSseListener(listener, [binding]);
 
   const startedAt = Date.now();
-  await register();
+  // Before the first byte: a withdrawn token or login is answered as the API answers it.
+  const withdrawn = await saveSseListener(listener, [binding], SSE_LISTENER_TTL_SECONDS, access);
+  if (withdrawn) throw withdrawnError(withdrawn);
   // Resume after what the client saw, but never before what the log still holds.
   const oldest = idAt(startedAt - STREAM_LOG_TTL_SECONDS * 1000);
   const resumeFrom = opts.lastEventId && isId(opts.lastEventId) ? maxId(opts.lastEventId, oldest) : idAt(startedAt);
@@ -151,9 +163,15 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
     const floor = maxId(resumeFrom, idAt(previousPoll - LOOKBACK_MS));
     previousPoll = pollStarted;
     for (const id of sent) if (BigInt(id) <= BigInt(floor)) sent.delete(id);
-    const entries = (await Promise.all(channels.map((channel) => readAfter(channel, floor))))
-      .flat()
-      .filter((e) => !sent.has(e.id))
+    const read = (await Promise.all(channels.map((channel) => readAfter(channel, floor)))).flat();
+    if (read.some((e) => e.event === 'kill' && e.ends?.includes(listenerId))) {
+      // Access withdrawn: nothing more goes out, and the registration goes now rather than at its TTL
+      // (the withdrawal deleted it too, but a refresh may have raced it).
+      await deleteSubscriptions(listenerId, [binding], listener.accountId, listener.tokenId);
+      return;
+    }
+    const entries = read
+      .filter((e) => e.event !== 'kill' && !sent.has(e.id))
       .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     for (const entry of entries) {
       sent.add(entry.id);
