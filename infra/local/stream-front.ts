@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { freePort } from './emulators';
 import { FunctionUrlResponse, functionUrlEvent } from './lambda-stream';
+import { answerPreflight, httpApiCors, isPreflight } from './preflight';
 import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
 
 /** Lambda's limit on an invocation's request payload. */
@@ -58,6 +59,8 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
+      // So that a web client can read why it was refused.
+      'Access-Control-Allow-Origin: *\r\n' +
       'X-Content-Type-Options: nosniff\r\n' +
       'Cache-Control: no-store\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -210,7 +213,7 @@ class Call {
   fail(): void {
     if (this.finished) return;
     if (!this.res.headersSent) {
-      this.res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: 'Internal Server Error' }));
+      this.res.writeHead(502, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(JSON.stringify({ Message: 'Internal Server Error' }));
     } else if (!this.res.writableEnded) {
       this.res.destroy();
     }
@@ -288,7 +291,7 @@ const withoutHopByHop = (raw: string[]): string[] => {
 };
 
 const jsonError = (res: ServerResponse, status: number, message: string) =>
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ Message: message }));
+  res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(JSON.stringify({ Message: message }));
 
 /**
  * As the API answers a refusal, for requests refused before they reach a function.
@@ -301,6 +304,7 @@ function apiError(res: ServerResponse, status: number, message: string): void {
     .writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
+      'access-control-allow-origin': '*',
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     })
@@ -370,6 +374,12 @@ export class StreamFront {
   }
 
   private route(req: IncomingMessage, res: ServerResponse) {
+    // As API Gateway: a CORS preflight is answered from the configuration, before and without any function.
+    const cors = isPreflight(req) ? httpApiCors(this.serverless.service.provider) : undefined;
+    if (cors) {
+      answerPreflight(req, res, cors);
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     const method = (req.method ?? 'GET').toUpperCase();
     const fn = this.functions.find((f) => f.routes.some((r) => r.path === path && (r.method === method || r.method === 'ANY')));

@@ -21,6 +21,7 @@ import { instanceSettings } from '../db/instance';
 import type { Token } from '../db/tokens';
 import { accountDisabled, HttpError, outsideScopes, unauthorized } from '../errors';
 import { assertFunctional, resolveToken } from '../http/auth';
+import { guarded } from '../http/guard';
 import { satisfies } from '../http/scopes';
 import { isId } from '../ids';
 import { log } from '../log';
@@ -349,7 +350,8 @@ export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { prot
 export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResult>, opts: { errors: 'status' | 'frame' }) {
   return async (event: WebSocketEvent): Promise<WebSocketResult> => {
     try {
-      return await run(event);
+      // An error escaping `run` by any path fails this message only (lib/http/guard.ts).
+      return await guarded(() => run(event));
     } catch (err) {
       const known = err instanceof HttpError;
       if (!known) log.error('websocket route failed', { err, route: event.requestContext?.routeKey });
