@@ -3,13 +3,13 @@
 // Usage: npm run bench            (starts its own local stack)
 //        BENCH_URL=http://localhost:3000 npm run bench   (against a running one)
 import { startStack, type Stack } from '../test/support/stack';
-import { fixtureUser, measure, printTable } from './lib';
+import { BENCH_STACK_ENV, fixtureUser, measure, printTable } from './lib';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);
 
 async function main() {
   let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack()).baseUrl;
+  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
   try {
     const user = await fixtureUser(baseUrl);
     const auth = { headers: { Authorization: `Bearer ${user.token}` } };

@@ -4,7 +4,7 @@
 // backfill, filled the list timeline).
 // Usage: npm run bench:lists   (starts its own local stack; BENCH_COUNT=200 by default)
 import { startStack, type Stack } from '../test/support/stack';
-import { fixtureUser, json, measure, printTable } from './lib';
+import { BENCH_STACK_ENV, fixtureUser, json, measure, printTable } from './lib';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);
 const AUTHORS = 3;
@@ -12,7 +12,7 @@ const STATUSES = 60;
 
 async function main() {
   let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack()).baseUrl;
+  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
   try {
     const as = (token: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => ({
       method,

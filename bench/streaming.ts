@@ -7,7 +7,7 @@
 // Usage: npm run bench:streaming   (starts its own local stack; BENCH_URL uses a running one)
 import WebSocket from 'ws';
 import { startStack, type Stack } from '../test/support/stack';
-import { fixtureUser, json, percentile, printTable } from './lib';
+import { BENCH_STACK_ENV, fixtureUser, json, percentile, printTable } from './lib';
 
 const POSTS = Number(process.env.BENCH_COUNT ?? 50);
 const LISTENER_COUNTS = (process.env.BENCH_LISTENERS ?? '1,100').split(',').map(Number);
@@ -82,7 +82,7 @@ async function scenario(baseUrl: string, wsUrl: string, listenerCount: number) {
 
 async function main() {
   let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack()).baseUrl;
+  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
   try {
     const instance = await json<{ urls: { streaming_api: string } }>(fetch(`${baseUrl}/api/v1/instance`));
     const wsUrl = instance.urls.streaming_api.replace(/\/+$/, '');

@@ -2,13 +2,13 @@
 // DynamoDB calls each request makes (X-Db-Calls).
 // Usage: npm run bench:timelines   (starts its own local stack)
 import { startStack, type Stack } from '../test/support/stack';
-import { fixtureUser, json, measure, printTable } from './lib';
+import { BENCH_STACK_ENV, fixtureUser, json, measure, printTable } from './lib';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 200);
 
 async function main() {
   let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack()).baseUrl;
+  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
   try {
     const reader = await fixtureUser(baseUrl);
     const author = await fixtureUser(baseUrl);

@@ -38,6 +38,14 @@ export const config = {
   get vapidPrivateKey() { return process.env.VAPID_PRIVATE_KEY || undefined; },
   /** Push endpoints on loopback (and over plain http there) are accepted only on the local stage, or when tests ask. */
   get pushAllowLoopback() { return this.stage === 'local' || env('PUSH_ALLOW_LOOPBACK', '') === '1'; },
+  /**
+   * Multiplies every rate limit (lib/http/ratelimit.ts). 1, Mastodon's limits, on the local stack and in AWS
+   * alike; test stacks that send thousands of requests from one address raise it.
+   */
+  get rateLimitFactor() {
+    const factor = Number(env('RATE_LIMIT_FACTOR', '1'));
+    return Number.isFinite(factor) && factor > 0 ? factor : 1;
+  },
 };
 
 export const SOFTWARE = { name: 'tootless', version: '0.1.0' };

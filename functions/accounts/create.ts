@@ -3,6 +3,7 @@ import { registerAccount, registrationInput } from '../../lib/accounts/register'
 import { appByClientId } from '../../lib/db/apps';
 import { unauthorized } from '../../lib/errors';
 import { http, type Ctx } from '../../lib/http';
+import { throttles } from '../../lib/http/ratelimit';
 import { renderTokenResponse } from '../../lib/tokens';
 
 export async function run(input: typeof registrationInput._output, ctx: Ctx<'app'>) {
@@ -13,4 +14,4 @@ export async function run(input: typeof registrationInput._output, ctx: Ctx<'app
   return renderTokenResponse(token.raw, token.token);
 }
 
-export const handler = http(run, { auth: 'app', scopes: ['write:accounts'], schema: registrationInput });
+export const handler = http(run, { auth: 'app', scopes: ['write:accounts'], schema: registrationInput, throttles: [throttles.signUp] });

@@ -9,7 +9,7 @@ import { renderTokenResponse } from '../../lib/tokens';
 const schema = z.record(z.unknown());
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
-  const { raw, token } = await exchange(input, ctx.headers.authorization);
+  const { raw, token } = await exchange(input, ctx.headers.authorization, ctx.ip);
   return json(renderTokenResponse(raw, token), 200, NO_STORE);
 }
 

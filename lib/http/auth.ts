@@ -3,8 +3,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { sha256 } from '../crypto';
 import { accountById, type Account } from '../db/accounts';
 import { tokenByHash, type Token } from '../db/tokens';
-import { accountDisabled, accountPending, emailUnconfirmed, outsideScopes, requiresUser, unauthorized } from '../errors';
+import { accountDisabled, accountPending, emailUnconfirmed, HttpError, outsideScopes, requiresUser, unauthorized } from '../errors';
 import { header } from './body';
+import { addressSubject, enforce, hit, isApiPath, rateLimitHeaders, throttles, type Budget, type Throttle } from './ratelimit';
 import { satisfies } from './scopes';
 
 export type AuthMode = 'public' | 'optional' | 'app' | 'user';
@@ -29,8 +30,10 @@ export function assertFunctional(account: Account): void {
   if (account.disabled) throw accountDisabled();
 }
 
+const plausibleToken = (raw: string) => raw !== '' && raw.length <= 512;
+
 export async function resolveToken(raw: string): Promise<Auth | undefined> {
-  if (raw === '' || raw.length > 512) return undefined;
+  if (!plausibleToken(raw)) return undefined;
   const token = await tokenByHash(sha256(raw));
   if (!token) return undefined;
   const account = token.accountId ? await accountById(token.accountId) : undefined;
@@ -38,22 +41,54 @@ export async function resolveToken(raw: string): Promise<Auth | undefined> {
   return { token, account };
 }
 
+// Public endpoints never look at a token; optional ones check it only when one is sent.
+const readsToken = (mode: AuthMode, raw: string | undefined) => !(mode === 'public' || (mode === 'optional' && raw === undefined));
+
 /**
  * Authenticates a request for the given mode. In order, as Mastodon: 401 for a
  * missing or invalid token, 403 outside the scopes, 422 for an app token where a
  * user is needed, then 403 for an unconfirmed, pending or disabled login.
  */
-export async function authenticate(
-  mode: AuthMode,
-  scopes: string[],
-  raw: string | undefined,
-): Promise<Auth | undefined> {
-  // Public endpoints never look at a token; optional ones check it only when one is sent.
-  if (mode === 'public' || (mode === 'optional' && raw === undefined)) return undefined;
-  const auth = raw === undefined ? undefined : await resolveToken(raw);
+function checkAuth(mode: AuthMode, scopes: string[], auth: Auth | undefined): Auth {
   if (!auth) throw unauthorized();
   if (!satisfies(auth.token.scopes, scopes)) throw outsideScopes();
   if (mode === 'user' && !auth.account) throw requiresUser();
   if (auth.account) assertFunctional(auth.account);
   return auth;
+}
+
+export type Admission = { auth: Auth | undefined; budget: Budget | undefined };
+
+/**
+ * Counts a request against its rate limits, then authenticates it (Mastodon's
+ * throttles run before the app, so a spent budget answers 429 before any 401).
+ * On /api, a request with a token is counted per token, in parallel with the
+ * token's read; one without a valid token, per address. `route` throttles (sign-
+ * ups, app registrations) count every request to the endpoint, per address.
+ * Answers the budget with the fewest requests left, for the X-RateLimit headers.
+ */
+export async function admit(
+  mode: AuthMode,
+  scopes: string[],
+  raw: string | undefined,
+  request: { ip: string; path: string; route?: Throttle[] },
+): Promise<Admission> {
+  const api = isApiPath(request.path);
+  const address = addressSubject(request.ip);
+  const tokenRead = readsToken(mode, raw);
+  const [routeBudgets, auth, tokenBudget] = await Promise.all([
+    Promise.all((request.route ?? []).map((throttle) => hit(throttle, address))),
+    tokenRead && raw !== undefined ? resolveToken(raw) : undefined,
+    tokenRead && api && raw !== undefined && plausibleToken(raw) ? hit(throttles.apiToken, sha256(raw)) : undefined,
+  ]);
+  // A token that is not one counts as no token: its requests come out of the address's budget.
+  const general = auth ? tokenBudget : api ? await hit(throttles.apiAddress, address) : undefined;
+  const budget = enforce([...routeBudgets, general]);
+  try {
+    return { auth: tokenRead ? checkAuth(mode, scopes, auth) : undefined, budget };
+  } catch (err) {
+    // A refused token still spent a request: the 401 or 403 tells what is left, as every API answer does.
+    if (err instanceof HttpError && budget) throw new HttpError(err.status, err.message, err.extra, { ...rateLimitHeaders(budget), ...err.headers });
+    throw err;
+  }
 }

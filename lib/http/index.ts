@@ -9,9 +9,11 @@ import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { HttpError } from '../errors';
 import { log } from '../log';
-import { authenticate, bearerToken, type AuthMode } from './auth';
+import { admit, bearerToken, type AuthMode } from './auth';
+import { CORS_HEADERS, corsPath } from './cors';
 import { guarded } from './guard';
 import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, type BodyLimits } from './body';
+import { withRateLimitHeaders, type Budget, type Throttle } from './ratelimit';
 import { Reply } from './reply';
 import { validationMessage } from './validate';
 
@@ -41,17 +43,11 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
   scopes?: string[];
   schema?: S;
   limits?: Partial<BodyLimits>;
+  /** This endpoint's own rate limits, besides the general budget: every request counts, per address (lib/http/ratelimit.ts). */
+  throttles?: Throttle[];
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
-
-/** Paths that answer cross-origin requests, as Mastodon's rack-cors configuration. */
-const corsPath = (path: string) => /^\/(api|oauth\/(token|revoke)|\.well-known|nodeinfo)(\/|$)/.test(path);
-
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key',
-};
 
 const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
 
@@ -73,7 +69,7 @@ function render(reply: Reply, path: string): Result {
 
 /** DynamoDB refuses an item over 400 KB: the input made a record too large, which is the client's to change. */
 const isItemTooLarge = (err: unknown) =>
-  err instanceof Error && err.name === 'ValidationException' && /item size|size .*exceeded|exceeds? the maximum/i.test(err.message);
+  err instanceof Error && err.name === 'ValidationException' && /item size/i.test(err.message);
 
 export function errorReply(err: unknown, requestId = ''): Reply {
   if (err instanceof HttpError) return new Reply(err.status, { error: err.message, ...err.extra }, err.headers);
@@ -136,13 +132,17 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   };
 
   const answer = async (event: Event, path: string, requestId: string): Promise<Reply> => {
+    let budget: Budget | undefined;
     try {
       const query = parseQuery(event.rawQueryString);
       const body = await parseBody(event, limits);
       const params = { ...query, ...body, ...pathParams(event) };
       const rawToken = bearerToken(event, params);
       delete params.access_token;
-      const auth = await authenticate(options.auth, options.scopes ?? [], rawToken);
+      const ip = event.requestContext?.http?.sourceIp ?? '';
+      const admission = await admit(options.auth, options.scopes ?? [], rawToken, { ip, path, route: options.throttles });
+      const auth = admission.auth;
+      budget = admission.budget;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
       const ctx = {
@@ -151,7 +151,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         cookies: parseCookies(event),
         query,
         path,
-        ip: event.requestContext?.http?.sourceIp ?? '',
+        ip,
         requestId,
         token: auth?.token,
         account: auth?.account,
@@ -163,9 +163,9 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         input = parsed.data;
       }
       const out = await run(input, ctx);
-      return out instanceof Reply ? out : new Reply(200, out ?? {});
+      return withRateLimitHeaders(out instanceof Reply ? out : new Reply(200, out ?? {}), budget);
     } catch (err) {
-      return errorReply(err, requestId);
+      return withRateLimitHeaders(errorReply(err, requestId), budget);
     }
   };
   return middy(base);

@@ -1,6 +1,8 @@
 // Resource owner authentication: e-mail and password, as Mastodon's login form
 // and its password grant (where `username` carries the e-mail address).
+import { sha256 } from '../crypto';
 import { accountByEmail, type Account } from '../db/accounts';
+import { addressSubject, enforce, hit, throttles } from '../http/ratelimit';
 import { secretToken } from '../ids';
 import { log } from '../log';
 import { hashPassword, verifyPassword } from '../password';
@@ -25,6 +27,23 @@ export async function checkLogin(email: string | undefined, password: string | u
   if (!account?.passwordHash || !valid || password === undefined || password === '') return { ok: false, reason: 'invalid' };
   if (account.disabled) return { ok: false, reason: 'disabled' };
   return { ok: true, account };
+}
+
+/**
+ * Counts one sign-in attempt, per address and per e-mail address tried, and
+ * throws 429 once either budget is spent. Every attempt counts, right or wrong,
+ * as Mastodon counts every POST to its sign-in form: while limited, even the
+ * right password is refused, so guessing gains nothing from the last try.
+ */
+export async function countSignInAttempt(ip: string, email: unknown): Promise<void> {
+  const address = typeof email === 'string' ? email.trim().toLowerCase() : '';
+  // The e-mail is counted by its hash: a counter names no address, existing or not.
+  enforce(
+    await Promise.all([
+      hit(throttles.signInAddress, addressSubject(ip)),
+      address === '' ? undefined : hit(throttles.signInEmail, sha256(address)),
+    ]),
+  );
 }
 
 /** Records the sign-in off the request path; a failure to enqueue must not fail the login. */

@@ -7,7 +7,7 @@ import { consumeAuthCode, type Token } from '../db/tokens';
 import { issueAccessToken } from '../tokens';
 import { authenticatedClient } from './client';
 import { invalidClient, invalidGrant, invalidRequest, invalidScope, missingParam, unsupportedGrantType } from './errors';
-import { checkLogin, recordSignInLater } from './login';
+import { checkLogin, countSignInAttempt, recordSignInLater } from './login';
 import { verifierMatches } from './pkce';
 import { redirectUriMatches } from './redirect';
 import { requestedScopes } from './scopes';
@@ -32,8 +32,11 @@ export const GRANT_TYPES = ['authorization_code', 'password', 'client_credential
 
 export type Issued = { raw: string; token: Token };
 
-/** Runs a token request; throws the OAuth error that Doorkeeper would answer. */
-export async function exchange(input: unknown, authorization: string | undefined): Promise<Issued> {
+/**
+ * Runs a token request from the address `ip`; throws the OAuth error that
+ * Doorkeeper would answer, or 429 when the password grant's sign-in budget is spent.
+ */
+export async function exchange(input: unknown, authorization: string | undefined, ip: string): Promise<Issued> {
   const parsed = tokenParams.safeParse(input);
   if (!parsed.success) throw invalidRequest();
   const params = parsed.data;
@@ -42,6 +45,8 @@ export async function exchange(input: unknown, authorization: string | undefined
     case 'client_credentials':
       return clientCredentials(params, await client(params, authorization));
     case 'password':
+      // Counted before anything is checked, so that no answer (not even a wrong client) comes uncounted.
+      await countSignInAttempt(ip, params.username);
       return passwordGrant(params, await client(params, authorization));
     case 'authorization_code': {
       if (!params.code) throw invalidRequest(missingParam('code'));

@@ -13,6 +13,9 @@ import { call } from '../support/http';
 import { anApp, anAppToken, aUser } from '../support/factories';
 import { issueAccessToken } from '../../lib/tokens';
 
+// This file signs up dozens of accounts from one address; the sign-up limit itself is tested in ratelimit-*.test.ts.
+process.env.RATE_LIMIT_FACTOR = '100';
+
 let seq = 0;
 const fresh = () => {
   seq += 1;

@@ -3,6 +3,9 @@ import { handler as verify } from '../../functions/apps/verify_credentials';
 import { call } from '../support/http';
 import { anAppToken, aUser } from '../support/factories';
 
+// This file registers many applications from one address; the registration limit itself is tested in ratelimit-*.test.ts.
+process.env.RATE_LIMIT_FACTOR = '100';
+
 const post = (form: Record<string, string | string[]>) => call(create, { method: 'POST', path: '/api/v1/apps', form });
 
 describe('POST /api/v1/apps', () => {

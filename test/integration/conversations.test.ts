@@ -1,14 +1,13 @@
 // GET /api/v1/conversations, POST /api/v1/conversations/:id/read, DELETE /api/v1/conversations/:id.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as list } from '../../functions/conversations/index';
 import { handler as read } from '../../functions/conversations/read';
 import { handler as remove } from '../../functions/conversations/delete';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import { dynamo } from '../../lib/aws';
 import { registerInlineWorker } from '../../lib/queue';
 import { anAppToken, aUser, type UserFixture } from '../support/factories';
+import { storedItemCount } from '../support/items';
 import { call } from '../support/http';
 
 registerInlineWorker('fanout', fanoutWorker);
@@ -127,10 +126,7 @@ describe('POST /api/v1/conversations/:id/read and DELETE /api/v1/conversations/:
   });
 });
 
-async function itemCount(): Promise<number> {
-  const out = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, Select: 'COUNT' }));
-  return out.Count ?? 0;
-}
+const itemCount = storedItemCount;
 
 describe('conversations bad input (audit)', () => {
   const snapshot = async () => ({ items: await itemCount(), alice: (await conversations(alice.token)).body, bob: (await conversations(bob.token)).body });

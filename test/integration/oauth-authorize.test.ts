@@ -11,6 +11,9 @@ import { registerInlineWorker } from '../../lib/queue';
 import { call, type Answer } from '../support/http';
 import { anApp, aUser } from '../support/factories';
 
+// This file submits the login form dozens of times from one address; the sign-in limits themselves are tested in ratelimit-*.test.ts.
+process.env.RATE_LIMIT_FACTOR = '100';
+
 registerInlineWorker('signin', signinWorker);
 
 const CALLBACK = 'https://client.example/callback';

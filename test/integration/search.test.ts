@@ -1,17 +1,16 @@
 // GET /api/v2/search, and the removed GET /api/v1/search and /api/v1/timelines/direct.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as updateCredentials } from '../../functions/accounts/update_credentials';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as search } from '../../functions/search/v2';
 import { handler as notFoundHandler } from '../../functions/system/not_found';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import { dynamo } from '../../lib/aws';
 import { block } from '../../lib/graph/blocks';
 import { registerInlineWorker } from '../../lib/queue';
 import { aFollow, anAppToken, aUser, type UserFixture } from '../support/factories';
+import { storedItemCount } from '../support/items';
 import { call } from '../support/http';
 
 registerInlineWorker('fanout', fanoutWorker);
@@ -219,10 +218,7 @@ function declaredRoutes(): string[] {
   return routes;
 }
 
-async function itemCount(): Promise<number> {
-  const out = await dynamo().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, Select: 'COUNT' }));
-  return out.Count ?? 0;
-}
+const itemCount = storedItemCount;
 
 describe('GET /api/v2/search bad input (audit)', () => {
   it.each([

@@ -1,0 +1,244 @@
+// The API's request budgets as Mastodon's: 300 requests in 5 minutes per access
+// token, 300 per address without one, sign-ups (5 in 30 minutes) and app
+// registrations (5 in 10 minutes) per address; a 429 `{"error"}` with the
+// X-RateLimit-* headers once a budget is spent, and the same headers on every
+// API answer within it.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { handler as register } from '../../functions/accounts/create';
+import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
+import { handler as createApp } from '../../functions/apps/create';
+import { handler as instance } from '../../functions/instance/show';
+import { handler as token } from '../../functions/oauth/token';
+import { sha256 } from '../../lib/crypto';
+import { updateInstanceSettings } from '../../lib/db/instance';
+import { keys } from '../../lib/db/keys';
+import { putItem } from '../../lib/db/table';
+import { issueAccessToken } from '../../lib/tokens';
+import { addressSubject, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';
+import { buildEvent, lambdaContext, type Answer, type Call } from '../support/http';
+import { anApp, anAppToken, aUser } from '../support/factories';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** Calls a handler as a request from `ip` would reach it. */
+async function from(ip: string, handler: Handler, request: Call): Promise<Answer> {
+  const event = buildEvent(request);
+  event.requestContext.http.sourceIp = ip;
+  const res = await handler(event, lambdaContext());
+  const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const text = res.body ?? '';
+  const body = (headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : text;
+  return { status: res.statusCode ?? 200, headers, body, text, cookies: res.cookies ?? [] };
+}
+
+let lastOctet = 0;
+/** An address no other test has used: each test starts with fresh per-address budgets. */
+const anAddress = () => `192.0.2.${++lastOctet}`;
+
+/** Writes a throttle's counter as if `hits` requests had been made, in the window of now and the next. */
+async function preload(throttle: Throttle, subject: string, hits: number) {
+  const start = windowStart(throttle);
+  for (const s of [start, start + throttle.periodSeconds]) {
+    await putItem({ ...keys.rateCounter(throttle.name, subject, s), hits, expiresAt: s + 2 * throttle.periodSeconds });
+  }
+}
+
+function expectTooManyRequests(res: Answer, limit: number) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ error: 'Too many requests' });
+  expect(res.headers['x-ratelimit-limit']).toBe(String(limit));
+  expect(res.headers['x-ratelimit-remaining']).toBe('0');
+  expect(Date.parse(res.headers['x-ratelimit-reset'] ?? '')).toBeGreaterThan(Date.now());
+}
+
+const me = (ip: string, tokenValue?: string) => from(ip, verifyCredentials, { path: '/api/v1/accounts/verify_credentials', token: tokenValue });
+const instanceInfo = (ip: string, tokenValue?: string) => from(ip, instance, { path: '/api/v1/instance', token: tokenValue });
+
+describe('the per-token budget', () => {
+  it('never slows a well-behaved client, and tells it what is left on every answer', async () => {
+    const user = await aUser();
+    const ip = anAddress();
+    const remaining: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await me(ip, user.token);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('300');
+      remaining.push(Number(res.headers['x-ratelimit-remaining']));
+      const reset = Date.parse(res.headers['x-ratelimit-reset'] ?? '');
+      // The end of the current five-minute window, as an ISO 8601 time.
+      expect(reset % (300 * 1000)).toBe(0);
+      expect(reset).toBeGreaterThan(Date.now());
+      expect(reset - Date.now()).toBeLessThanOrEqual(300 * 1000);
+    }
+    expect(remaining).toEqual([299, 298, 297]);
+    expect((await me(ip, user.token)).headers['access-control-expose-headers']).toContain('X-RateLimit-Remaining');
+  });
+
+  it('answers 429 once a token has spent its 300 requests, and only for that token', async () => {
+    const user = await aUser();
+    const ip = anAddress();
+    await preload(throttles.apiToken, sha256(user.token), 300);
+    expectTooManyRequests(await me(ip, user.token), 300);
+    // Another token of the same user, from the same address, has its own budget.
+    const { raw: second } = await issueAccessToken(user.app, user.account.id, ['read']);
+    const res = await me(ip, second);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('299');
+  });
+
+  it('counts a token on public endpoints by address, as requests without one', async () => {
+    const user = await aUser();
+    const ip = anAddress();
+    await preload(throttles.apiAddress, ip, 300);
+    expectTooManyRequests(await instanceInfo(ip, user.token), 300);
+    expect((await me(ip, user.token)).status).toBe(200);
+  });
+
+  it('writes nothing but its counter for a refused request', async () => {
+    const user = await aUser();
+    await preload(throttles.apiToken, sha256(user.token), 300);
+    process.env.EXPOSE_METRICS = '1';
+    try {
+      const res = await me(anAddress(), user.token);
+      expect(res.status).toBe(429);
+      expect(res.headers['x-db-writes']).toBe('0');
+    } finally {
+      delete process.env.EXPOSE_METRICS;
+    }
+  });
+
+  it('follows RATE_LIMIT_FACTOR', async () => {
+    const user = await aUser();
+    process.env.RATE_LIMIT_FACTOR = '2';
+    try {
+      const res = await me(anAddress(), user.token);
+      expect(res.headers['x-ratelimit-limit']).toBe('600');
+      expect(res.headers['x-ratelimit-remaining']).toBe('599');
+    } finally {
+      delete process.env.RATE_LIMIT_FACTOR;
+    }
+  });
+});
+
+describe('the per-address budget of requests without a token', () => {
+  it('answers 300 requests in five minutes, then 429', async () => {
+    const ip = anAddress();
+    const first = await instanceInfo(ip);
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('300');
+    expect(first.headers['x-ratelimit-remaining']).toBe('299');
+    await preload(throttles.apiAddress, ip, 300);
+    expectTooManyRequests(await instanceInfo(ip), 300);
+    expect((await instanceInfo(anAddress())).status).toBe(200);
+  });
+
+  it('counts an unknown token as no token, and answers 429 before 401', async () => {
+    const ip = anAddress();
+    const unknown = await me(ip, 'not-a-token');
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers['x-ratelimit-remaining']).toBe('299');
+    await preload(throttles.apiAddress, ip, 300);
+    expectTooManyRequests(await me(ip, 'not-a-token'), 300);
+    expectTooManyRequests(await me(ip), 300);
+    // A valid token is counted on its own budget, whatever its address has spent.
+    const user = await aUser();
+    expect((await me(ip, user.token)).status).toBe(200);
+  });
+
+  it('counts an IPv6 address by its /64', async () => {
+    expect(addressSubject('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa:bb::/64');
+    expect(addressSubject('2001:0db8:00aa:00bb::9')).toBe('2001:db8:aa:bb::/64');
+    expect(addressSubject('::ffff:192.0.2.200')).toBe('192.0.2.200');
+    expect(addressSubject('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressSubject('')).toBe('unknown');
+
+    await preload(throttles.apiAddress, addressSubject('2001:db8:5:6::1'), 300);
+    expectTooManyRequests(await instanceInfo('2001:db8:5:6:ffff:1:2:3'), 300);
+    expect((await instanceInfo('2001:db8:5:7::1')).status).toBe(200);
+  });
+
+  it('leaves paths outside the API to their own limits', async () => {
+    const ip = anAddress();
+    await preload(throttles.apiAddress, ip, 300);
+    const { app, clientSecret } = await anApp();
+    const res = await from(ip, token, {
+      method: 'POST',
+      path: '/oauth/token',
+      form: { grant_type: 'client_credentials', client_id: app.clientId, client_secret: clientSecret },
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('sign-ups', () => {
+  let appToken: string;
+  beforeAll(async () => {
+    await updateInstanceSettings({ registrationsMode: 'open', requireEmailConfirmation: false });
+    ({ token: appToken } = await anAppToken(['read', 'write', 'follow', 'push']));
+  });
+
+  let seq = 0;
+  const signUp = (ip: string, overrides: Record<string, unknown> = {}) => {
+    const name = `rl_${Date.now().toString(36)}_${++seq}`;
+    return from(ip, register, {
+      method: 'POST',
+      path: '/api/v1/accounts',
+      json: { username: name, email: `${name}@example.com`, password: 'hunter2hunter2', agreement: true, locale: 'en', ...overrides },
+      token: appToken,
+    });
+  };
+
+  it('allows 5 per address in 30 minutes, counting refused ones, then answers 429', async () => {
+    const ip = anAddress();
+    const first = await signUp(ip);
+    expect(first.status).toBe(200);
+    // The most limited budget is the one the answer shows.
+    expect(first.headers['x-ratelimit-limit']).toBe('5');
+    expect(first.headers['x-ratelimit-remaining']).toBe('4');
+    for (let i = 0; i < 4; i++) expect((await signUp(ip, { agreement: false })).status).toBe(422);
+    const refused = await signUp(ip);
+    expectTooManyRequests(refused, 5);
+    expect(refused.body).not.toHaveProperty('access_token');
+    expect((await signUp(anAddress())).status).toBe(200);
+  });
+
+  it('writes nothing but its counter for a refused sign-up', async () => {
+    const ip = anAddress();
+    await preload(throttles.signUp, ip, 5);
+    process.env.EXPOSE_METRICS = '1';
+    try {
+      const res = await signUp(ip);
+      expect(res.status).toBe(429);
+      expect(res.headers['x-db-writes']).toBe('0');
+    } finally {
+      delete process.env.EXPOSE_METRICS;
+    }
+  });
+});
+
+describe('app registrations', () => {
+  const registerApp = (ip: string) =>
+    from(ip, createApp, { method: 'POST', path: '/api/v1/apps', form: { client_name: 'Rate test', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' } });
+
+  it('allows 5 per address in 10 minutes, then answers 429', async () => {
+    const ip = anAddress();
+    const remaining: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await registerApp(ip);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      remaining.push(res.headers['x-ratelimit-remaining'] ?? '');
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const refused = await registerApp(ip);
+    expectTooManyRequests(refused, 5);
+    expect(refused.body).not.toHaveProperty('client_id');
+    expect((await registerApp(anAddress())).status).toBe(200);
+  });
+
+  it('counts addresses in one /64 together', async () => {
+    await preload(throttles.appRegistration, addressSubject('2001:db8:77::1'), 5);
+    expectTooManyRequests(await registerApp('2001:db8:77:0:aaaa::2'), 5);
+    expect((await registerApp('2001:db8:78::1')).status).toBe(200);
+  });
+});
