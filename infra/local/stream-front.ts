@@ -55,6 +55,11 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return;
   }
   const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request'];
+  answerOnSocket(socket, status, message);
+}
+
+/** Writes a whole JSON error answer on a socket no request object owns, and closes it. */
+function answerOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
@@ -281,6 +286,22 @@ class FunctionWorker {
 // Hop-by-hop headers belong to each connection, not to the request passed on.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
+/**
+ * Request headers the front server sets itself when it passes a request on: the body
+ * is read whole and sent with its own length, `Expect: 100-continue` was answered
+ * here, and a missing Host is supplied.
+ */
+const REPLACED = new Set(['content-length', 'expect', 'host']);
+
+const forwardedHeaders = (raw: string[]): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (!HOP_BY_HOP.has(name.toLowerCase()) && !REPLACED.has(name.toLowerCase())) out.push(name, raw[i + 1] ?? '');
+  }
+  return out;
+};
+
 const withoutHopByHop = (raw: string[]): string[] => {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -309,6 +330,36 @@ function apiError(res: ServerResponse, status: number, message: string): void {
       'cache-control': 'no-store',
     })
     .end(body);
+}
+
+/** Past this, a body is not read to its end before the refusal: the connection is closed instead. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a request's whole body, up to `limit` bytes, then hands it on; a larger one
+ * is answered 413. The refusal waits for the body to end, so that a client still
+ * sending it reads the answer instead of a reset connection.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, then: (body: Buffer) => void): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_DRAIN_BYTES) {
+    res.setHeader('connection', 'close');
+    apiError(res, 413, 'Request entity too large');
+    req.destroy();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+    else if (size > MAX_DRAIN_BYTES) req.destroy();
+  });
+  req.on('error', () => res.destroy());
+  req.on('end', () => {
+    if (size > limit || declared > limit) apiError(res, 413, 'Request entity too large');
+    else then(Buffer.concat(chunks));
+  });
 }
 
 export class StreamFront {
@@ -344,8 +395,12 @@ export class StreamFront {
   /** Once serverless offline listens: takes the public HTTP port. */
   async listen(): Promise<void> {
     if (this.functions.length === 0 || this.server) return;
-    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.route(req, res));
+    // Node would answer an HTTP/1.1 request without Host with a bare 400; route() answers it as the API does.
+    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
     server.on('clientError', answerClientError);
+    // Node answers an Expect it does not know with a bare 417, and a CONNECT by closing the socket.
+    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => apiError(res, 417, 'Expectation failed'));
+    server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, 405, 'Method not allowed'));
     this.server = server;
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -374,6 +429,10 @@ export class StreamFront {
   }
 
   private route(req: IncomingMessage, res: ServerResponse) {
+    if (req.httpVersion === '1.1' && !req.headers.host) {
+      readBody(req, res, MAX_REQUEST_BYTES, () => apiError(res, 400, 'Missing Host header'));
+      return;
+    }
     // As API Gateway: a CORS preflight is answered from the configuration, before and without any function.
     const cors = isPreflight(req) ? httpApiCors(this.serverless.service.provider) : undefined;
     if (cors) {
@@ -388,19 +447,8 @@ export class StreamFront {
   }
 
   private stream(fn: StreamedFunction, req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
-    });
-    req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (size > MAX_REQUEST_BYTES) {
-        jsonError(res, 413, 'Request Entity Too Large');
-        return;
-      }
-      const event = functionUrlEvent(req, Buffer.concat(chunks), { requestId: randomUUID() });
+    readBody(req, res, MAX_REQUEST_BYTES, (body) => {
+      const event = functionUrlEvent(req, body, { requestId: randomUUID() });
       let worker = this.workers.get(fn.key);
       if (!worker) {
         worker = new FunctionWorker(fn, (w) => {
@@ -413,51 +461,38 @@ export class StreamFront {
   }
 
   private proxy(req: IncomingMessage, res: ServerResponse) {
-    // Lambda refuses an invocation whose request is over 6 MB (API Gateway answers 413);
-    // serverless offline would take any size (up to its own 10 MB).
-    const limit = maxBodyBytes(req.headers['content-type']);
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      req.resume();
-      apiError(res, 413, 'Request entity too large');
-      return;
-    }
-    let size = 0;
-    let refused = false;
+    // As API Gateway, the whole request is read before a function is called, and one
+    // over Lambda's payload limit never reaches it (serverless offline would take up to
+    // 10 MB, and answer GET routes before their body is read, cutting the connection).
+    readBody(req, res, maxBodyBytes(req.headers['content-type']), (body) => this.forward(req, res, body));
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+    // serverless offline's GET and HEAD routes read no body (hapi): it is not sent to them.
+    const withBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const headers = forwardedHeaders(req.rawHeaders);
+    // HTTP/1.0 clients may send no Host; serverless offline's server refuses a request without one.
+    headers.push('host', req.headers.host ?? `${this.host}:${this.publicPort}`);
+    if (withBody) headers.push('content-length', String(body.length));
+    let answered = false;
     const upstream = request(
-      {
-        host: this.host,
-        port: this.upstreamPort,
-        method: req.method,
-        path: req.url,
-        headers: withoutHopByHop(req.rawHeaders),
-        agent: this.agent,
-        setHost: false,
-      },
+      { host: this.host, port: this.upstreamPort, method: req.method, path: req.url, headers, agent: this.agent, setHost: false },
       (answer) => {
+        answered = true;
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.rawHeaders));
         answer.pipe(res);
         answer.on('error', () => res.destroy());
       },
     );
     upstream.on('error', () => {
-      if (refused) return;
+      if (answered) return;
       if (!res.headersSent) jsonError(res, 502, 'serverless offline did not answer');
       else res.destroy();
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit && !res.headersSent && !refused) {
-        refused = true;
-        req.unpipe(upstream);
-        upstream.destroy();
-        apiError(res, 413, 'Request entity too large');
-      }
-    });
-    req.on('error', () => upstream.destroy());
-    req.pipe(upstream);
+    upstream.end(withBody ? body : undefined);
   }
+
 }

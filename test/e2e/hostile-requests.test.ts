@@ -127,4 +127,43 @@ describe('the local stack under hostile requests', () => {
     ]));
     expectJsonError(answer, 413);
   });
+
+  it('answers an Expect it does not know with 417 and a JSON error', async () => {
+    const answer = await rawRequest(`GET /api/v1/instance HTTP/1.1\r\nHost: ${host()}\r\nExpect: something-else\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    expectJsonError(answer, 417);
+  });
+
+  it('serves an HTTP/1.0 request that sends no Host', async () => {
+    const answer = await rawRequest('GET /api/v1/instance HTTP/1.0\r\n\r\n');
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ uri: expect.any(String) });
+  });
+
+  it('answers a GET carrying a body over 1 MB as it answers the GET', async () => {
+    const body = JSON.stringify({ pad: 'x'.repeat(1100 * 1024) });
+    for (let i = 0; i < 3; i++) {
+      const answer = await rawRequest(`GET /api/v1/instance HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      expect(answer.status).toBe(200);
+    }
+  });
+
+  it('answers CONNECT with 405 and a JSON error', async () => {
+    const answer = await rawRequest(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+    expectJsonError(answer, 405);
+    await expectStillServing();
+  });
+
+  it('answers an oversized body to a stream route with 413 and a JSON error', async () => {
+    const size = 6 * 1024 * 1024 + 1;
+    const answer = await rawRequest(Buffer.concat([
+      Buffer.from(`GET /api/v1/streaming/health HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`),
+      Buffer.alloc(size, 0x20),
+    ]));
+    expectJsonError(answer, 413);
+  });
+
+  it('answers an HTTP/1.1 request without Host with 400 and a JSON error', async () => {
+    const answer = await rawRequest('GET /api/v1/instance HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expectJsonError(answer, 400);
+  });
 });
