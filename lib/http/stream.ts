@@ -16,6 +16,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import { log } from '../log';
+import { guarded } from './guard';
 import type { AuthMode } from './auth';
 import { errorReply, http, Reply, type Ctx, type Options } from './index';
 
@@ -199,7 +200,8 @@ export function streamHttp<S extends z.ZodTypeAny = z.ZodTypeAny, A extends Auth
         await out.reply(checked.statusCode ?? 500, base, checked.body ?? '');
         return;
       }
-      await run(request.input, request.ctx, out);
+      // An error escaping `run` by any path ends this stream only (lib/http/guard.ts).
+      await guarded(() => run(request.input, request.ctx, out));
     } catch (err) {
       if (!out.started) await out.replyError(err, requestId);
       else log.error('stream failed after its first byte', { err, path: event.rawPath, requestId });
