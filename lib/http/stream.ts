@@ -71,7 +71,7 @@ class StreamResponse implements StreamOut {
   private stream: RawStream | undefined;
   private ended = false;
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
   gone: GoneReason | undefined;
 
   constructor(
@@ -87,8 +87,17 @@ class StreamResponse implements StreamOut {
     // listener also keeps an error on the stream from crashing the process.
     raw.on('close', () => this.lose('client'));
     raw.on('error', () => this.lose('client'));
+    this.armDeadline(marginMs);
+  }
+
+  /** Aborts `marginMs` before the deadline. Timers may fire a millisecond early by the wall clock: then it waits the rest. */
+  private armDeadline(marginMs: number) {
     const remaining = this.remainingMs();
-    this.timer = Number.isFinite(remaining) ? setTimeout(() => this.lose('deadline'), Math.max(0, remaining - marginMs)) : undefined;
+    if (!Number.isFinite(remaining)) return;
+    this.timer = setTimeout(() => {
+      if (this.remainingMs() > marginMs) this.armDeadline(marginMs);
+      else this.lose('deadline');
+    }, Math.max(0, remaining - marginMs));
   }
 
   get started() {
