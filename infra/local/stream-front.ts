@@ -399,7 +399,8 @@ export class StreamFront {
     const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
     server.on('clientError', answerClientError);
     // Node answers an Expect it does not know with a bare 417, and a CONNECT by closing the socket.
-    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => apiError(res, 417, 'Expectation failed'));
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+      readBody(req, res, MAX_REQUEST_BYTES, () => apiError(res, 417, 'Expectation failed')));
     server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, 405, 'Method not allowed'));
     this.server = server;
     await new Promise<void>((done, fail) => {

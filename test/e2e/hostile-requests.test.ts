@@ -128,9 +128,16 @@ describe('the local stack under hostile requests', () => {
     expectJsonError(answer, 413);
   });
 
-  it('answers an Expect it does not know with 417 and a JSON error', async () => {
+  it('answers an Expect it does not know with 417 and a JSON error, after the body the client sends anyway', async () => {
     const answer = await rawRequest(`GET /api/v1/instance HTTP/1.1\r\nHost: ${host()}\r\nExpect: something-else\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
     expectJsonError(answer, 417);
+    const body = Buffer.alloc(6_600_007, 0x61);
+    const large = await rawRequest(Buffer.concat([
+      Buffer.from(`POST /api/v1/statuses HTTP/1.1\r\nHost: ${host()}\r\nExpect: something-else\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+      body,
+    ]));
+    expect([413, 417]).toContain(large.status);
+    expect(typeof JSON.parse(large.body).error).toBe('string');
   });
 
   it('serves an HTTP/1.0 request that sends no Host', async () => {
