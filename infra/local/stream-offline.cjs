@@ -42,10 +42,15 @@ class StreamOffline {
     this.hooks = {
       // Runs after serverless-esbuild's hook of the same name (listed before this plugin),
       // once the bundles are built, and before serverless offline reads its port.
-      'before:offline:start:init': () => this.front().then((f) => f.prepare()),
+      // serverless offline makes its own servers (the WebSocket port faces clients) in its init step, after this.
+      'before:offline:start:init': () => this.front().then((f) => {
+        this.jsonClientErrors();
+        return f.prepare();
+      }),
       'after:offline:start:init': () => this.front().then((f) => f.listen()),
       // `serverless offline` without `start` has no init step to hook into.
       'before:offline:start': () => this.front().then(async (f) => {
+        this.jsonClientErrors();
         await f.prepare();
         await f.listen();
       }),
@@ -54,11 +59,36 @@ class StreamOffline {
     };
   }
 
+  /**
+   * Node servers made in this process from now on answer a request their parser
+   * refuses (oversized headers, a malformed request line) with a JSON error, as the
+   * front server does, instead of hapi's bare status line: serverless offline's
+   * WebSocket port faces clients too.
+   */
+  jsonClientErrors() {
+    const http = require('node:http');
+    if (http.createServer.tootlessJsonErrors) return;
+    const create = http.createServer;
+    const answer = this.answerClientError;
+    const patched = function createServer(...args) {
+      const server = create.apply(this, args);
+      // After the caller (hapi) has added its own listener, in the same tick.
+      process.nextTick(() => {
+        server.removeAllListeners('clientError');
+        server.on('clientError', answer);
+      });
+      return server;
+    };
+    patched.tootlessJsonErrors = true;
+    http.createServer = patched;
+  }
+
   /** The TypeScript side, loaded through tsx only when serverless offline runs (never when packaging). */
   async front() {
     if (!this.instance) {
       const { tsImport } = await import('tsx/esm/api');
-      const { StreamFront } = await tsImport('./stream-front.ts', pathToFileURL(__filename).href);
+      const { StreamFront, answerClientError } = await tsImport('./stream-front.ts', pathToFileURL(__filename).href);
+      this.answerClientError = answerClientError;
       // Serverless v3 hands every plugin its logger (notice, warning, error).
       const say = (level, line) => this.log && this.log[level](line);
       this.instance = new StreamFront(this.serverless, this.options, say);

@@ -17,8 +17,8 @@ afterAll(async () => {
 type RawAnswer = { status: number; headers: Record<string, string>; body: string };
 
 /** Writes bytes as they are to the HTTP port and reads the answer until the server closes or the body is complete. */
-function rawRequest(bytes: Buffer | string, timeoutMs = 20_000): Promise<RawAnswer> {
-  const { hostname, port } = new URL(stack.baseUrl);
+function rawRequest(bytes: Buffer | string, timeoutMs = 20_000, to = stack.baseUrl): Promise<RawAnswer> {
+  const { hostname, port } = new URL(to);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const chunks: Buffer[] = [];
@@ -172,5 +172,14 @@ describe('the local stack under hostile requests', () => {
   it('answers an HTTP/1.1 request without Host with 400 and a JSON error', async () => {
     const answer = await rawRequest('GET /api/v1/instance HTTP/1.1\r\nConnection: close\r\n\r\n');
     expectJsonError(answer, 400);
+  });
+
+  it('answers an oversized header block on the WebSocket port with 431 and a JSON error', async () => {
+    const answer = await rawRequest(
+      `GET /api/v1/streaming HTTP/1.1\r\nHost: ${host()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Padding: ${'c'.repeat(20 * 1024)}\r\n\r\n`,
+      20_000,
+      stack.wsUrl.replace(/^ws/, 'http'),
+    );
+    expectJsonError(answer, 431);
   });
 });
