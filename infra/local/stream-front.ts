@@ -72,6 +72,15 @@ function answerOnSocket(socket: Duplex, status: number, message: string): void {
       'Connection: close\r\n\r\n' +
       body,
   );
+  // What the client still sends (a body behind refused headers) is read and dropped for a
+  // while: closing on unread data would reset the connection before the answer is read.
+  let dropped = 0;
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DRAIN_BYTES) socket.destroy();
+  });
+  socket.resume();
+  setTimeout(() => socket.destroy(), 10_000).unref();
 }
 
 type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;

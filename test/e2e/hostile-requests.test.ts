@@ -98,6 +98,15 @@ describe('the local stack under hostile requests', () => {
     await expectStillServing();
   });
 
+  it('answers a 64 KB query string followed by a 7 MB body with 431 and a JSON error, not a reset', async () => {
+    const size = 7 * 1024 * 1024;
+    const answer = await rawRequest(Buffer.concat([
+      Buffer.from(`POST /api/v1/statuses?q=${'a'.repeat(64 * 1024)} HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`),
+      Buffer.alloc(size, 0x20),
+    ]));
+    expectJsonError(answer, 431);
+  });
+
   it('answers an oversized header block with 431 and a JSON error', async () => {
     const answer = await rawRequest(`GET /api/v1/instance HTTP/1.1\r\nHost: ${host()}\r\nX-Padding: ${'b'.repeat(12 * 1024)}\r\nConnection: close\r\n\r\n`);
     expectJsonError(answer, 431);
