@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Account } from '../../lib/db/accounts';
 import { http } from '../../lib/http';
+import { throttles } from '../../lib/http/ratelimit';
 import { unreblog } from '../../lib/interactions/reblogs';
 import { renderStatus } from '../../lib/render/status';
 
@@ -11,4 +12,4 @@ export async function run(params: z.infer<typeof input>, ctx: { account: Account
   return renderStatus(await unreblog(ctx.account, params.id), ctx.account);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: input, throttles: [throttles.statusDelete] });

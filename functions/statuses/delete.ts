@@ -1,6 +1,7 @@
 // DELETE /api/v1/statuses/:id (https://docs.joinmastodon.org/methods/statuses/#delete)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
+import { throttles } from '../../lib/http/ratelimit';
 import { renderStatus } from '../../lib/render/status';
 import { deleteStatus, ownStatus } from '../../lib/statuses/delete';
 
@@ -14,4 +15,4 @@ export async function run(input: z.infer<typeof deleteStatusInput>, ctx: Ctx<'us
   return rendered;
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: deleteStatusInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: deleteStatusInput, throttles: [throttles.statusDelete] });

@@ -76,19 +76,26 @@ export async function admit(
   const api = isApiPath(request.path);
   const address = addressSubject(request.ip);
   const tokenRead = readsToken(mode, raw);
+  const byAccount = (request.route ?? []).filter((throttle) => throttle.per === 'account');
   const [routeBudgets, auth, tokenBudget] = await Promise.all([
-    Promise.all((request.route ?? []).map((throttle) => hit(throttle, address))),
+    Promise.all((request.route ?? []).filter((throttle) => throttle.per !== 'account').map((throttle) => hit(throttle, address))),
     tokenRead && raw !== undefined ? resolveToken(raw) : undefined,
     tokenRead && api && raw !== undefined && plausibleToken(raw) ? hit(throttles.apiToken, sha256(raw)) : undefined,
   ]);
   // A token that is not one counts as no token: its requests come out of the address's budget.
   const general = auth ? tokenBudget : api ? await hit(throttles.apiAddress, address) : undefined;
   const budget = enforce([...routeBudgets, general]);
+  let admitted: Auth | undefined;
   try {
-    return { auth: tokenRead ? checkAuth(mode, scopes, auth) : undefined, budget };
+    admitted = tokenRead ? checkAuth(mode, scopes, auth) : undefined;
   } catch (err) {
     // A refused token still spent a request: the 401 or 403 tells what is left, as every API answer does.
     if (err instanceof HttpError && budget) throw new HttpError(err.status, err.message, err.extra, { ...rateLimitHeaders(budget), ...err.headers });
     throw err;
   }
+  // An endpoint's per-account throttles (uploads, deletes) count once the account is known.
+  const account = admitted?.account;
+  if (!account || byAccount.length === 0) return { auth: admitted, budget };
+  const accountBudgets = await Promise.all(byAccount.map((throttle) => hit(throttle, `account:${account.id}`)));
+  return { auth: admitted, budget: enforce([...routeBudgets, general, ...accountBudgets]) };
 }

@@ -16,6 +16,8 @@ export type Throttle = {
   /** Requests allowed per window, before RATE_LIMIT_FACTOR. */
   limit: number;
   periodSeconds: number;
+  /** What an endpoint's own throttle counts by: the address (the default), or the signed-in account. */
+  per?: 'address' | 'account';
 };
 
 /** Mastodon's throttles, by the name it gives them. */
@@ -36,6 +38,10 @@ export const throttles = {
   signInAddress: { name: 'sign-in-ip', limit: 25, periodSeconds: 5 * 60 },
   /** throttle_login_attempts/email: the same, per e-mail address tried. */
   signInEmail: { name: 'sign-in-email', limit: 25, periodSeconds: 60 * 60 },
+  /** throttle_api_media: POST /api/v1/media and /api/v2/media, per account (each upload is image work and storage). */
+  mediaUpload: { name: 'media', limit: 30, periodSeconds: 30 * 60, per: 'account' },
+  /** throttle_api_delete: DELETE /api/v1/statuses/:id and POST .../unreblog, per account (each fans out to every follower). */
+  statusDelete: { name: 'delete', limit: 30, periodSeconds: 30 * 60, per: 'account' },
 } satisfies Record<string, Throttle>;
 
 /** A throttle's state once this request is counted. */

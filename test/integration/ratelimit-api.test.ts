@@ -9,6 +9,12 @@ import { handler as verifyCredentials } from '../../functions/accounts/verify_cr
 import { handler as createApp } from '../../functions/apps/create';
 import { handler as instance } from '../../functions/instance/show';
 import { handler as token } from '../../functions/oauth/token';
+import { handler as createMedia } from '../../functions/media/create';
+import { handler as createMediaV2 } from '../../functions/media/create_v2';
+import { handler as deleteStatus } from '../../functions/statuses/delete';
+import { handler as unreblog } from '../../functions/interactions/unreblog';
+import sharp from 'sharp';
+import { statusById } from '../../lib/db/statuses';
 import { sha256 } from '../../lib/crypto';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { keys } from '../../lib/db/keys';
@@ -16,7 +22,10 @@ import { putItem } from '../../lib/db/table';
 import { issueAccessToken } from '../../lib/tokens';
 import { addressSubject, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';
 import { buildEvent, lambdaContext, type Answer, type Call } from '../support/http';
-import { anApp, anAppToken, aUser } from '../support/factories';
+import { anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
+import { multipart } from '../support/multipart';
+
+const tinyPng = () => sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -240,5 +249,45 @@ describe('app registrations', () => {
     await preload(throttles.appRegistration, addressSubject('2001:db8:77::1'), 5);
     expectTooManyRequests(await registerApp('2001:db8:77:0:aaaa::2'), 5);
     expect((await registerApp('2001:db8:78::1')).status).toBe(200);
+  });
+});
+
+describe('per-account throttles of uploads and deletes', () => {
+  it('refuses the 31st upload in 30 minutes with 429, and stores nothing for it', async () => {
+    const user = await aUser();
+    const other = await aUser();
+    await preload(throttles.mediaUpload, `account:${user.account.id}`, 30);
+    const form = await multipart({ file: { data: await tinyPng(), filename: 'a.png', type: 'image/png' } });
+    process.env.EXPOSE_METRICS = '1';
+    for (const handler of [createMedia, createMediaV2]) {
+      const res = await from(anAddress(), handler, { method: 'POST', path: '/api/v2/media', token: user.token, body: form });
+      expectTooManyRequests(res, 30);
+      expect(res.headers['x-db-writes']).toBe('0');
+    }
+    delete process.env.EXPOSE_METRICS;
+    // Another account's uploads are not counted against it.
+    const theirs = await from(anAddress(), createMediaV2, { method: 'POST', path: '/api/v2/media', token: other.token, body: form });
+    expect(theirs.status).toBe(200);
+    expect(Number(theirs.headers['x-ratelimit-remaining'])).toBeLessThanOrEqual(29);
+  });
+
+  it('counts deletes and unreblogs together, and a refused delete leaves the status in place', async () => {
+    const user = await aUser();
+    const status = await aPostedStatus(user.account);
+    await preload(throttles.statusDelete, `account:${user.account.id}`, 30);
+    const res = await from(anAddress(), deleteStatus, { method: 'DELETE', path: `/api/v1/statuses/${status.id}`, pathParameters: { id: status.id }, token: user.token });
+    expectTooManyRequests(res, 30);
+    expect(await statusById(status.id)).toBeDefined();
+    const unboost = await from(anAddress(), unreblog, { method: 'POST', path: `/api/v1/statuses/${status.id}/unreblog`, pathParameters: { id: status.id }, token: user.token });
+    expectTooManyRequests(unboost, 30);
+  });
+
+  it('lets a delete through below the limit, with the tightest budget in the headers', async () => {
+    const user = await aUser();
+    const status = await aPostedStatus(user.account);
+    const res = await from(anAddress(), deleteStatus, { method: 'DELETE', path: `/api/v1/statuses/${status.id}`, pathParameters: { id: status.id }, token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('30');
+    expect(res.headers['x-ratelimit-remaining']).toBe('29');
   });
 });
