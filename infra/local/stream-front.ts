@@ -50,6 +50,8 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * the socket from being the only answer.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // Node's parser reports every later chunk of a refused connection again: it was answered once.
+  if (answered.has(socket)) return;
   if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
@@ -58,8 +60,11 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   answerOnSocket(socket, status, message);
 }
 
+const answered = new WeakSet<Duplex>();
+
 /** Writes a whole JSON error answer on a socket no request object owns, and closes it. */
 function answerOnSocket(socket: Duplex, status: number, message: string): void {
+  answered.add(socket);
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
