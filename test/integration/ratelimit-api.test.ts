@@ -21,7 +21,7 @@ import { keys } from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { issueAccessToken } from '../../lib/tokens';
 import { addressSubject, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';
-import { buildEvent, lambdaContext, type Answer, type Call } from '../support/http';
+import { call, type Answer, type Call } from '../support/http';
 import { anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
 import { multipart } from '../support/multipart';
 
@@ -30,15 +30,7 @@ const tinyPng = () => sharp({ create: { width: 4, height: 4, channels: 3, backgr
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Calls a handler as a request from `ip` would reach it. */
-async function from(ip: string, handler: Handler, request: Call): Promise<Answer> {
-  const event = buildEvent(request);
-  event.requestContext.http.sourceIp = ip;
-  const res = await handler(event, lambdaContext());
-  const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
-  const text = res.body ?? '';
-  const body = (headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : text;
-  return { status: res.statusCode ?? 200, headers, body, text, cookies: res.cookies ?? [] };
-}
+const from = (ip: string, handler: Handler, request: Call): Promise<Answer> => call(handler, { ...request, sourceIp: ip });
 
 let lastOctet = 0;
 /** An address no other test has used: each test starts with fresh per-address budgets. */

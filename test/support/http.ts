@@ -17,6 +17,8 @@ export type Call = {
   token?: string;
   headers?: Record<string, string>;
   cookies?: string[];
+  /** The client's address as API Gateway reports it (rate limits count by it). */
+  sourceIp?: string;
 };
 
 export type Answer = {
@@ -74,7 +76,7 @@ export function buildEvent(call: Call): APIGatewayProxyEventV2 {
       apiId: 'local',
       domainName: 'social.example',
       domainPrefix: 'social',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'jest' },
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: call.sourceIp ?? '203.0.113.7', userAgent: 'jest' },
       requestId: randomUUID(),
       routeKey: `${method} ${path}`,
       stage: '$default',
