@@ -14,6 +14,13 @@ export const config = {
   /** The instance's domain as clients and WebFinger see it (host[:port]). */
   get domain() { return env('LOCAL_DOMAIN', new URL(this.baseUrl).host); },
   get streamingUrl() { return env('STREAMING_URL', 'ws://localhost:3001').replace(/\/+$/, ''); },
+  /**
+   * The WebSocket API's Management API (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`),
+   * where frames are posted and connections closed. The public STREAMING_URL may be a custom domain
+   * or CloudFront, which do not serve it; without this setting it is derived from STREAMING_URL,
+   * as serverless offline serves both on one port.
+   */
+  get streamingManagementUrl() { return env('STREAMING_MANAGEMENT_URL', '').replace(/\/+$/, ''); },
   /** Public base URL under which media object keys are served. */
   get mediaUrl() { return env('MEDIA_URL', `http://localhost:4569/${this.mediaBucket}`).replace(/\/+$/, ''); },
   get region() { return env('AWS_REGION', 'us-east-1'); },

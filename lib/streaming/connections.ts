@@ -276,8 +276,13 @@ export async function handleClientMessage(connectionId: string, message: ClientM
   if (added !== 'added') throw withdrawnError(added);
 }
 
-/** The API Gateway Management API of the WebSocket API behind `config.streamingUrl` (serverless-offline serves the same routes). */
-export const managementEndpoint = (): string => config.streamingUrl.replace(/^ws(s?):\/\//i, 'http$1://');
+/**
+ * The API Gateway Management API of the WebSocket API: its own setting in AWS (a custom domain
+ * in STREAMING_URL does not serve it), else derived from `config.streamingUrl` (serverless
+ * offline serves the same routes on its WebSocket port).
+ */
+export const managementEndpoint = (): string =>
+  config.streamingManagementUrl || config.streamingUrl.replace(/^ws(s?):\/\//i, 'http$1://');
 
 let management: { endpoint: string; client: ApiGatewayManagementApiClient } | undefined;
 /** The Management API client frames go out through (one per endpoint, reused across invocations). */

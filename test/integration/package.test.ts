@@ -187,6 +187,10 @@ describe('serverless package --stage ci', () => {
       SECRET_KEY_BASE: '{{resolve:ssm:/tootless/ci/secret-key-base}}',
     });
     expect(JSON.stringify(vars.STREAMING_URL)).toContain('WebsocketsApi');
+    // Frames go to the WebSocket API's own execute-api endpoint, whatever public host STREAMING_URL names.
+    expect(vars.STREAMING_MANAGEMENT_URL).toEqual({
+      'Fn::Join': ['', ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com/ci']],
+    });
     expect(JSON.stringify(vars.MEDIA_URL)).toContain('MediaBucket');
   });
 
