@@ -482,7 +482,7 @@ export class StreamFront {
     readBody(req, res, maxBodyBytes(req.headers['content-type']), (body) => this.forward(req, res, body));
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+  private forward(req: IncomingMessage, res: ServerResponse, body: Buffer, attempt = 1) {
     // serverless offline's GET and HEAD routes read no body (hapi): it is not sent to them.
     const withBody = req.method !== 'GET' && req.method !== 'HEAD';
     const headers = forwardedHeaders(req.rawHeaders);
@@ -501,6 +501,12 @@ export class StreamFront {
     );
     upstream.on('error', () => {
       if (answered) return;
+      // A kept-alive connection serverless offline closed just as it was reused: nothing reached a
+      // function, so the request goes again on a new connection (the body was read whole).
+      if (upstream.reusedSocket && attempt === 1 && !res.headersSent) {
+        this.forward(req, res, body, 2);
+        return;
+      }
       if (!res.headersSent) jsonError(res, 502, 'serverless offline did not answer');
       else res.destroy();
     });
@@ -509,5 +515,6 @@ export class StreamFront {
     });
     upstream.end(withBody ? body : undefined);
   }
+
 
 }
