@@ -5,7 +5,7 @@
 // right password is refused. Each path gets a stack of its own: both count
 // against the same per-address budget. Each wrong try costs an argon2
 // verification, hence the longer test timeouts.
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const unique = () => `rl${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const REDIRECT = 'urn:ietf:wg:oauth:2.0:oob';
@@ -52,18 +52,12 @@ async function expectTooManyRequests(res: Response | undefined) {
 }
 
 describe('guessing through the password grant', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 240_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = useStack();
 
   it('gets 429 before the 31st of 30 wrong passwords, then for the right one too', async () => {
-    const person = await signUp(stack.baseUrl);
+    const person = await signUp(stack().baseUrl);
     const grant = (password: string) =>
-      fetch(`${stack.baseUrl}/oauth/token`, {
+      fetch(`${stack().baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'password', username: person.email, password, client_id: person.clientId, client_secret: person.clientSecret, scope: 'read' }),
@@ -82,25 +76,19 @@ describe('guessing through the password grant', () => {
 });
 
 describe('guessing through the login form', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  }, 240_000);
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = useStack();
 
   it('gets 429 before the 31st of 30 wrong passwords, reusing one CSRF pair, then for the right one too', async () => {
-    const person = await signUp(stack.baseUrl);
+    const person = await signUp(stack().baseUrl);
     const query = { response_type: 'code', client_id: person.clientId, redirect_uri: REDIRECT, scope: 'read' };
-    const page = await fetch(`${stack.baseUrl}/oauth/authorize?${new URLSearchParams(query)}`);
+    const page = await fetch(`${stack().baseUrl}/oauth/authorize?${new URLSearchParams(query)}`);
     expect(page.status).toBe(200);
     const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
     expect(cookie).toMatch(/=/);
     expect(csrf).not.toBe('');
     const submit = (password: string) =>
-      fetch(`${stack.baseUrl}/oauth/authorize`, {
+      fetch(`${stack().baseUrl}/oauth/authorize`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
         body: new URLSearchParams({ ...query, csrf_token: csrf, email: person.email, password }),

@@ -4,17 +4,9 @@
 // and its id is unblocked. Issue 9: the search used to leave the blocked account
 // out, so the name never resolved and the block could not be lifted by name.
 import { newUser, type MastoUser } from '../support/masto';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const stack = useStack();
 
 /** toot's find_account: search, then the account whose acct is the name (lower-cased, without a leading @). */
 async function findAccount(user: MastoUser, name: string) {
@@ -30,7 +22,7 @@ describe('block then unblock by name, through search', () => {
   let bob: MastoUser;
 
   beforeAll(async () => {
-    [ana, bob] = await Promise.all([newUser(stack.baseUrl, 'unblana'), newUser(stack.baseUrl, 'unblbob')]);
+    [ana, bob] = await Promise.all([newUser(stack().baseUrl, 'unblana'), newUser(stack().baseUrl, 'unblbob')]);
   }, 60_000);
 
   it('resolves the blocked account by its name and unblocks it', async () => {

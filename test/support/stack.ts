@@ -115,3 +115,21 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
     stop,
   };
 }
+
+/**
+ * A local stack for the current `describe` block (or file): started before its tests,
+ * stopped after them. Answers a getter, since the stack exists only once beforeAll ran.
+ */
+export function useStack(opts: Parameters<typeof startStack>[0] = {}): () => Stack {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(opts);
+  }, 240_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+  return () => {
+    if (!stack) throw new Error('the local stack is not running (useStack outside a describe block?)');
+    return stack;
+  };
+}
