@@ -15,23 +15,28 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { LAMBDA_REQUEST_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
 import { freePort } from './emulators';
 import { FunctionUrlResponse, functionUrlEvent } from './lambda-stream';
 import { answerPreflight, httpApiCors, isPreflight } from './preflight';
 import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
 
 /** Lambda's limit on an invocation's request payload. */
-const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+const MAX_REQUEST_BYTES = LAMBDA_REQUEST_PAYLOAD_BYTES;
 
 /**
- * The largest body that fits in that payload. API Gateway passes text bodies as
- * they are and every other body base64-encoded (4 bytes for 3), so an upload can
- * be at most about 4.5 MB.
+ * The largest body that fits in that payload (lib/http/limits.ts, the numbers the
+ * functions and the instance's announced upload limit come from). API Gateway passes text bodies
+ * as they are and every other body base64-encoded (4 bytes for 3): a non-text body may be at most
+ * MAX_BINARY_BODY_BYTES (4,601,856), what fits beside the largest event envelope API Gateway lets
+ * through. That is the announced file limit (MAX_UPLOAD_BYTES, 4,519,936) plus room for the
+ * multipart framing and a margin (81,920 bytes), so a file at the limit gets through with its
+ * form; and since the envelope is an upper bound, every body AWS would refuse is refused here too.
  */
 const maxBodyBytes = (contentType: string | undefined) =>
   /^\s*(text\/|application\/(json|x-www-form-urlencoded|[\w.+-]*\+json|xml))/i.test(contentType ?? '')
     ? MAX_REQUEST_BYTES
-    : Math.floor((MAX_REQUEST_BYTES * 3) / 4);
+    : MAX_BINARY_BODY_BYTES;
 
 /** API Gateway HTTP API's limit on the request line and headers together (10,240 bytes); Node's default is 16 KB. */
 export const MAX_HEADER_BYTES = 10 * 1024;

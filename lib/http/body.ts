@@ -4,6 +4,7 @@ import Busboy from 'busboy';
 import qs from 'qs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HttpError, badRequest, tooLarge, unsupportedMediaType } from '../errors';
+import { describeBytes, uploadSizeLimit } from './limits';
 
 export type UploadedFile = {
   kind: 'file';
@@ -29,8 +30,13 @@ export const header = (event: APIGatewayProxyEventV2, name: string): string | un
 const rawBody = (event: APIGatewayProxyEventV2): Buffer =>
   event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
 
-export type BodyLimits = { maxFileBytes: number; maxFiles: number };
-export const DEFAULT_LIMITS: BodyLimits = { maxFileBytes: 16 * 1024 * 1024, maxFiles: 4 };
+export type BodyLimits = {
+  /** The largest file a part may carry; a function is read on each request (a stage setting, lib/http/limits.ts). */
+  maxFileBytes: number | (() => number);
+  maxFiles: number;
+};
+/** No file larger than an upload can be reaches a function in AWS (lib/http/limits.ts): every endpoint refuses it as AWS would. */
+export const DEFAULT_LIMITS: BodyLimits = { maxFileBytes: uploadSizeLimit, maxFiles: 4 };
 
 export async function parseBody(event: APIGatewayProxyEventV2, limits: BodyLimits = DEFAULT_LIMITS): Promise<Record<string, unknown>> {
   const body = rawBody(event);
@@ -55,12 +61,15 @@ export async function parseBody(event: APIGatewayProxyEventV2, limits: BodyLimit
 
 function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): Promise<Record<string, unknown>> {
   const malformed = () => badRequest('Error occurred while parsing request parameters');
+  const maxFileBytes = typeof limits.maxFileBytes === 'function' ? limits.maxFileBytes() : limits.maxFileBytes;
   return new Promise((resolve, reject) => {
     let bb: Busboy.Busboy;
     try {
       bb = Busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
+        // busboy reports 'limit' when a file reaches `fileSize`, so a file of exactly the limit would be
+        // refused: it is given one byte more, and 'limit' means the file is over the limit.
+        limits: { fileSize: maxFileBytes + 1, files: limits.maxFiles, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
       });
     } catch {
       reject(malformed());
@@ -85,7 +94,8 @@ function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): 
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
-        failure ??= tooLarge('File is too large');
+        // busboy skips the rest of the part; the request fails once the body is read, before anything is stored.
+        failure ??= tooLarge(`File is too large: the limit is ${describeBytes(maxFileBytes)}`);
       });
       stream.on('error', () => fail(malformed()));
       stream.on('end', () => {

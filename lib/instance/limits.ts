@@ -1,6 +1,7 @@
 // What the instance accepts, announced in GET /api/v1/instance (and v2) as
 // `configuration`. The code that enforces a limit should import it from here,
 // so the announcement and the rule cannot drift apart.
+import { uploadSizeLimit } from '../http/limits';
 import { MAX_INPUT_PIXELS } from '../media/image';
 import { URL_COUNTED_LENGTH } from '../text';
 import { COUNTED_LIMITS } from '../text/limits';
@@ -17,11 +18,16 @@ export const STATUS_LIMITS = {
 
 export const MEDIA_LIMITS = {
   supportedMimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'],
-  imageSizeLimit: 16 * 1024 * 1024,
+  /**
+   * What one upload request carries through API Gateway and Lambda (lib/http/limits.ts, about 4.5 MB),
+   * or less where the stage says so (MEDIA_SIZE_LIMIT): clients check a file against it before sending.
+   */
+  get imageSizeLimit() { return uploadSizeLimit(); },
   imageMatrixLimit: MAX_INPUT_PIXELS,
-  // No video type is accepted (see supportedMimeTypes); these are Mastodon 3.x's
-  // defaults, sent because clients expect the fields to be numbers.
-  videoSizeLimit: 40 * 1024 * 1024,
+  /** Audio and video go through the same request, and are kept as uploaded under the same limit (lib/media/processing.ts). */
+  get videoSizeLimit() { return uploadSizeLimit(); },
+  // No video type is announced (see supportedMimeTypes) and nothing is transcoded; these are
+  // Mastodon 3.x's defaults, sent because clients expect the fields to be numbers.
   videoFrameRateLimit: 60,
   videoMatrixLimit: 2_304_000,
   descriptionLimit: COUNTED_LIMITS.mediaDescription,

@@ -10,25 +10,31 @@
 // - anything else (text, PDF, executables, SVG, TIFF, an empty file), and a file that looks
 //   like an image but does not decode (truncated, corrupt) → 422
 //   "Validation failed: File content type is invalid, File is invalid".
-// Limits: 16 MB for images, 40 MB for audio/video (Mastodon's), 33,177,600 decoded pixels.
+// Limits: what one request carries through API Gateway and Lambda for every kind of file (lib/http/limits.ts,
+// about 4.5 MB, lowered per stage by MEDIA_SIZE_LIMIT), where Mastodon has 16 MB for images and 40 MB for
+// audio/video; 33,177,600 decoded pixels.
 import { z } from 'zod';
 import type { Account } from '../db/accounts';
 import { createMedia, mediaById, updateMediaDetails, type Media, type MediaDetails } from '../db/media';
 import { nowIso } from '../db/table';
 import { notFound, unprocessable, HttpError } from '../errors';
 import { isUploadedFile } from '../http/body';
+import { describeBytes, uploadSizeLimit } from '../http/limits';
 import { isId, newId } from '../ids';
 import { log } from '../log';
 import { MAX_INPUT_PIXELS } from './image';
-import { MEDIA_OTHER_MAX_BYTES, processMediaFile, type MediaProblem } from './processing';
+import { processMediaFile, type MediaProblem } from './processing';
 import { attachmentKey, deleteMediaQuietly, putMedia } from './storage';
 import { cappedText, RAW_CAPS } from '../text/limits';
 
 /** Mastodon's limit on alternative text (lib/text/limits.ts; counted in code units, so it is also the raw cap). */
 export const MAX_DESCRIPTION_LENGTH = RAW_CAPS.mediaDescription;
 
-/** Multipart limits for the upload endpoints: large enough that over-limit files get the 422 below, not a 413. */
-export const MEDIA_BODY_LIMITS = { maxFileBytes: MEDIA_OTHER_MAX_BYTES, maxFiles: 2 };
+/**
+ * Multipart limits for the upload endpoints: a file over the stage's upload limit is refused with 413 while
+ * the body is parsed, before the request is authenticated or anything is stored.
+ */
+export const MEDIA_BODY_LIMITS = { maxFileBytes: uploadSizeLimit, maxFiles: 2 };
 
 export const INVALID_FILE = 'Validation failed: File content type is invalid, File is invalid';
 const NO_FILE = "Validation failed: File can't be blank";
@@ -79,7 +85,7 @@ export type MediaUpdateInput = z.infer<typeof mediaUpdateInput>;
 function problemError(problem: MediaProblem, limitBytes: number): HttpError {
   switch (problem) {
     case 'size':
-      return unprocessable(`Validation failed: File file size must be less than ${limitBytes / (1024 * 1024)} MB`);
+      return unprocessable(`Validation failed: File file size must be at most ${describeBytes(limitBytes)}`);
     case 'dimensions':
       return unprocessable(`Validation failed: File dimensions are too large (at most ${MAX_INPUT_PIXELS} pixels)`);
     default:

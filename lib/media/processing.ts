@@ -6,13 +6,10 @@
 // and become `unknown` attachments. Everything else is refused.
 import { encode as blurhashEncode } from 'blurhash';
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { uploadSizeLimit } from '../http/limits';
 import { MAX_INPUT_PIXELS } from './image';
 import { sniffAudioVideo } from './sniff';
 
-/** Mastodon's image upload limit. */
-export const MEDIA_IMAGE_MAX_BYTES = 16 * 1024 * 1024;
-/** Mastodon's video and audio upload limit. */
-export const MEDIA_OTHER_MAX_BYTES = 40 * 1024 * 1024;
 /** Mastodon's `original` style: larger images are scaled down to this many pixels (3840×2160). */
 export const ORIGINAL_MAX_PIXELS = 8_294_400;
 /** Mastodon's `small` style: previews are scaled to at most this many pixels (640×360), aspect kept. */
@@ -84,7 +81,11 @@ const withinPixels = (width: number, height: number, pixels: number): { width: n
 const isPixelLimit = (err: unknown) => err instanceof Error && /pixel limit/i.test(err.message);
 
 export async function processMediaFile(data: Buffer): Promise<MediaResult> {
-  if (data.length === 0) return { ok: false, problem: 'empty', limitBytes: MEDIA_IMAGE_MAX_BYTES };
+  // One limit for every kind of file: what an upload can carry through API Gateway and Lambda
+  // (lib/http/limits.ts), not Mastodon's 16 MB and 40 MB, which no request here could bring.
+  // The multipart parser already refused anything larger; this keeps the rule for other callers.
+  const limitBytes = uploadSizeLimit();
+  if (data.length === 0) return { ok: false, problem: 'empty', limitBytes };
 
   let meta: Metadata | undefined;
   try {
@@ -96,17 +97,16 @@ export async function processMediaFile(data: Buffer): Promise<MediaResult> {
 
   if (!meta) {
     const sniffed = sniffAudioVideo(data);
-    if (!sniffed) return { ok: false, problem: 'type', limitBytes: MEDIA_IMAGE_MAX_BYTES };
-    if (data.length > MEDIA_OTHER_MAX_BYTES) return { ok: false, problem: 'size', limitBytes: MEDIA_OTHER_MAX_BYTES };
-    return { ok: true, media: { type: 'unknown', original: { data, ...sniffed } }, limitBytes: MEDIA_OTHER_MAX_BYTES };
+    if (!sniffed) return { ok: false, problem: 'type', limitBytes };
+    if (data.length > limitBytes) return { ok: false, problem: 'size', limitBytes };
+    return { ok: true, media: { type: 'unknown', original: { data, ...sniffed } }, limitBytes };
   }
 
-  const limitBytes = MEDIA_IMAGE_MAX_BYTES;
   const pages = meta.format === 'gif' ? Math.max(1, meta.pages ?? 1) : 1;
   const animated = pages > 1;
   const output = outputFor(meta.format, animated);
   if (!output) return { ok: false, problem: 'type', limitBytes };
-  if (data.length > MEDIA_IMAGE_MAX_BYTES) return { ok: false, problem: 'size', limitBytes };
+  if (data.length > limitBytes) return { ok: false, problem: 'size', limitBytes };
   const frameHeight = meta.pageHeight ?? meta.height ?? 0;
   const width = meta.width ?? 0;
   if (width === 0 || frameHeight === 0) return { ok: false, problem: 'corrupt', limitBytes };

@@ -8,11 +8,19 @@ import { log } from '../log';
 export const mediaUrl = (key: string): string => `${config.mediaUrl}/${key}`;
 
 /**
+ * 16 random bytes (base64url, 22 characters) in every object key: the bucket serves its objects to anyone
+ * holding the URL, and ids are time-ordered, so a key built from ids alone could be guessed (an attachment
+ * uploaded but not yet posted, or posted only to followers). Keys are stored on the items that use them
+ * (`fileKey`, `previewKey`, `avatarKey`, `headerKey`), so objects stored under older key shapes keep working.
+ */
+const randomPart = () => secretToken(16);
+
+/**
  * A fresh object key for an account's avatar or header. Keys are never reused,
  * so objects can be cached forever and a new upload never races an old URL.
  */
 export const profileImageKey = (kind: 'avatars' | 'headers', accountId: string, extension: string): string =>
-  `accounts/${kind}/${padId(accountId)}/${secretToken(12)}.${extension}`;
+  `accounts/${kind}/${padId(accountId)}/${randomPart()}.${extension}`;
 
 export async function putMedia(key: string, data: Buffer, contentType: string): Promise<void> {
   await s3().send(
@@ -41,6 +49,6 @@ export async function deleteMediaQuietly(keys: (string | null | undefined)[]): P
   );
 }
 
-/** Where a media attachment's files live: one folder per attachment, one object per style. */
+/** Where a media attachment's files live: one folder per attachment, one object per style, each with its own random part. */
 export const attachmentKey = (id: string, style: 'original' | 'small', extension: string): string =>
-  `media_attachments/files/${padId(id)}/${style}.${extension}`;
+  `media_attachments/files/${padId(id)}/${style}/${randomPart()}.${extension}`;

@@ -6,6 +6,7 @@ import { updateInstanceSettings } from '../../lib/db/instance';
 import { keys } from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { recordActivity } from '../../lib/db/activity';
+import { MAX_UPLOAD_BYTES } from '../../lib/http/limits';
 import { call } from '../support/http';
 import { aUser } from '../support/factories';
 
@@ -93,7 +94,8 @@ describe('GET /api/v1/instance on a fresh instance', () => {
         statuses: { max_characters: 500, max_media_attachments: 4, characters_reserved_per_url: 23 },
         media_attachments: {
           supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif'],
-          image_size_limit: 16777216,
+          // What one request carries through API Gateway and Lambda (test/integration/media-size-limit.test.ts).
+          image_size_limit: MAX_UPLOAD_BYTES,
           image_matrix_limit: 33177600,
         },
         polls: { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2629746 },
