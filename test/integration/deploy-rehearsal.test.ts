@@ -1,26 +1,45 @@
-// `serverless package` builds every handler and the CloudFormation template with
-// no AWS credentials at all; the template holds the resources the code relies on.
+// The deploy rehearsal: `serverless package` for every kind of stage the deploy workflow
+// produces (prod, main, a feature branch's), with no AWS credentials at all, then the
+// checks CloudFormation and AWS would make at deploy time: resources, dynamic references
+// and size per template, supported runtimes, function URL permissions, no IAM `*`,
+// cfn-lint with zero errors on every template. prod is built in full and its bundles are
+// loaded; the other stages' templates are built with unbundled handlers (only the
+// templates are checked there).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-type Resource = { Type: string; Properties: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Template = { Resources: Record<string, Resource>; Outputs: Record<string, { Value: unknown }> };
+type Resource = { Type: string; Properties: Record<string, any>; Condition?: string; DependsOn?: string[] }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Template = { Resources: Record<string, Resource>; Outputs?: Record<string, { Value: unknown }>; Parameters?: Record<string, unknown> };
 type State = { service: { functions: Record<string, { name: string; handler: string; package?: { artifact?: string } }> } };
+type Packaged = { dir: string; output: string; root: Template; nested: Record<string, Template>; files: string[] };
+
+// What AWS allows (CloudFormation quotas; Lambda runtimes that still take new functions).
+const MAX_RESOURCES = 500;
+const MAX_DYNAMIC_REFERENCES = 60;
+const MAX_TEMPLATE_BYTES = 1024 * 1024;
+const SUPPORTED_RUNTIMES = ['nodejs22.x', 'nodejs24.x'];
+
+const stageName = (branch: string) => {
+  const run = spawnSync('bash', [join(root, 'infra/deploy/stage-name.sh'), branch], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return run.stdout.trim();
+};
+const FEATURE = stageName('feature/Add-Login');
 
 let dir: string;
 // The bundles are kept (ESBUILD_KEEP_OUTPUT) in a build folder of this run's own.
 const workFolder = join('.esbuild', `package-test-${process.pid}`);
+const packaged: Record<string, Packaged> = {};
+let prod: Packaged;
 let template: Template;
 let state: State;
-let output: string;
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tootless-package-'));
+function packageStage(stage: string, extra: string[]): Packaged {
   const env: Record<string, string> = {};
   // No credentials, no endpoints, no profile: packaging must not need an account.
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('AWS_')) env[k] = v;
@@ -29,34 +48,54 @@ beforeAll(() => {
     SLS_NOTIFICATIONS_MODE: 'off',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     // Its own build folder, so a parallel `npm start` or test stack keeps its bundles.
-    ESBUILD_WORK_FOLDER: workFolder,
+    ESBUILD_WORK_FOLDER: `${workFolder}-${stage}`,
     ESBUILD_KEEP_OUTPUT: 'true',
   });
+  const out = join(dir, stage);
   const run = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', 'ci', '--package', join(dir, 'out')],
+    [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', stage, '--package', out, ...extra],
     { cwd: root, env, encoding: 'utf8', timeout: 280_000 },
   );
-  output = `${run.stdout}\n${run.stderr}`;
-  if (run.status !== 0) throw new Error(`serverless package failed (${run.status ?? run.signal}):\n${output}`);
-  template = JSON.parse(readFileSync(join(dir, 'out/cloudformation-template-update-stack.json'), 'utf8'));
-  state = JSON.parse(readFileSync(join(dir, 'out/serverless-state.json'), 'utf8'));
-}, 300_000);
+  const output = `${run.stdout}\n${run.stderr}`;
+  if (run.status !== 0) throw new Error(`serverless package --stage ${stage} failed (${run.status ?? run.signal}):\n${output}`);
+  const files = readdirSync(out).filter((f) => f.endsWith('.json') && f.startsWith('cloudformation-template-') && !f.endsWith('create-stack.json'));
+  const read = (f: string) => JSON.parse(readFileSync(join(out, f), 'utf8')) as Template;
+  const nested = Object.fromEntries(files.filter((f) => f.includes('nested-stack')).map((f) => [f, read(f)]));
+  return { dir: out, output, root: read('cloudformation-template-update-stack.json'), nested, files };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tootless-package-'));
+  prod = packageStage('prod', []);
+  packaged.prod = prod;
+  // Template-only: handlers left unbundled and no dependencies installed into the zips.
+  const templateOnly = ['--param=esbuildPackages=external', '--param=esbuildExclude=*'];
+  packaged.main = packageStage('main', templateOnly);
+  packaged[FEATURE] = packageStage(FEATURE, templateOnly);
+  template = prod.root;
+  state = JSON.parse(readFileSync(join(prod.dir, 'serverless-state.json'), 'utf8'));
+}, 900_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-  rmSync(join(root, workFolder), { recursive: true, force: true });
+  for (const stage of Object.keys(packaged)) rmSync(join(root, `${workFolder}-${stage}`), { recursive: true, force: true });
 });
 
-const ofType = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+/** Every resource of a packaged stage, nested stacks included, by logical id. */
+const allResources = (p: Packaged): Record<string, Resource> =>
+  Object.assign({}, p.root.Resources, ...Object.values(p.nested).map((t) => t.Resources));
+/** Every template of a packaged stage: [file, template]. */
+const templatesOf = (p: Packaged): [string, Template][] => [['cloudformation-template-update-stack.json', p.root], ...Object.entries(p.nested)];
+const ofType = (type: string) => Object.entries(allResources(prod)).filter(([, r]) => r.Type === type);
 const getAtt = (id: string, attr: string) => ({ 'Fn::GetAtt': [id, attr] });
 
-describe('serverless package --stage ci', () => {
+describe('serverless package --stage prod', () => {
   it('defines the single table: PK/SK, GSI1, TTL on expiresAt, on demand', () => {
     const table = template.Resources.Table!;
     expect(table.Type).toBe('AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
-      TableName: 'tootless-ci',
+      TableName: 'tootless-prod',
       BillingMode: 'PAY_PER_REQUEST',
       KeySchema: [
         { AttributeName: 'PK', KeyType: 'HASH' },
@@ -90,7 +129,7 @@ describe('serverless package --stage ci', () => {
     expect(template.Resources[id]).toMatchObject({
       Type: 'AWS::SQS::Queue',
       Properties: {
-        QueueName: `tootless-ci-${queue}`,
+        QueueName: `tootless-prod-${queue}`,
         RedrivePolicy: { deadLetterTargetArn: getAtt(dlq, 'Arn'), maxReceiveCount: 5 },
       },
     });
@@ -105,10 +144,10 @@ describe('serverless package --stage ci', () => {
     for (const [key, fn] of functions) {
       const resource = lambdas.find(([, r]) => r.Properties.FunctionName === fn.name);
       expect(resource).toBeDefined();
-      expect(fn.name).toBe(`tootless-ci-${key}`);
-      expect(resource![1].Properties).toMatchObject({ Runtime: 'nodejs20.x', Architectures: ['arm64'], Handler: fn.handler });
+      expect(fn.name).toBe(`tootless-prod-${key}`);
+      expect(resource![1].Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: fn.handler });
       // The zip's central directory lists its file names uncompressed.
-      const zip = join(dir, 'out', `${key}.zip`);
+      const zip = join(prod.dir, `${key}.zip`);
       expect(existsSync(zip)).toBe(true);
       const bundle = `${fn.handler.slice(0, fn.handler.lastIndexOf('.'))}.mjs`;
       expect(readFileSync(zip).includes(Buffer.from(bundle))).toBe(true);
@@ -121,15 +160,15 @@ describe('serverless package --stage ci', () => {
     const handlers = Object.values(state.service.functions).map((fn) => fn.handler);
     const files = [...new Set(handlers.map((h) => `${h.slice(0, h.lastIndexOf('.'))}.mjs`))];
     for (const file of files) {
-      const target = join(root, workFolder, 'load', file);
+      const target = join(root, `${workFolder}-prod`, 'load', file);
       mkdirSync(dirname(target), { recursive: true });
-      cpSync(join(root, workFolder, '.build', file), target);
+      cpSync(join(root, `${workFolder}-prod`, '.build', file), target);
     }
     const script = `
       const results = {};
       for (const file of ${JSON.stringify(files)}) {
         try {
-          const mod = await import(${JSON.stringify(join(root, workFolder, 'load'))} + '/' + file);
+          const mod = await import(${JSON.stringify(join(root, `${workFolder}-prod`, 'load'))} + '/' + file);
           results[file] = typeof mod.handler;
         } catch (err) {
           results[file] = String(err && err.stack || err);
@@ -149,7 +188,7 @@ describe('serverless package --stage ci', () => {
 
   it('packs native externals for Linux on arm64 only', () => {
     for (const key of Object.keys(state.service.functions)) {
-      const zip = readFileSync(join(dir, 'out', `${key}.zip`));
+      const zip = readFileSync(join(prod.dir, `${key}.zip`));
       if (zip.includes(Buffer.from('node_modules/sharp/'))) {
         expect(zip.includes(Buffer.from('node_modules/@img/sharp-linux-arm64/'))).toBe(true);
         expect(zip.includes(Buffer.from('node_modules/@img/sharp-linux-x64/'))).toBe(false);
@@ -160,52 +199,161 @@ describe('serverless package --stage ci', () => {
     }
   });
 
-  it('runs each worker from its queue, reporting failed messages alone', () => {
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue']] as const) {
+  it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
-      expect(mapping?.[1].Properties).toMatchObject({
-        EventSourceArn: getAtt(queue, 'Arn'),
-        BatchSize: 10,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-      });
+      expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
+      // The queue's ARN reaches the workers' nested stack as a parameter.
+      expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain(queue);
     }
   });
 
-  it('gives every function the settings lib/config.ts reads, for SQS and SES', () => {
-    const [, fn] = ofType('AWS::Lambda::Function')[0]!;
+  it('gives every queue a visibility timeout of at least six times its worker\'s timeout', () => {
+    const resources = allResources(prod);
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue']] as const) {
+      const timeout = resources[`${fn}LambdaFunction`]!.Properties.Timeout as number;
+      expect(resources[queue]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
+    }
+  });
+
+  it('gives every function the settings lib/config.ts reads, and no secret in its environment', () => {
+    const [, fn] = ofType('AWS::Lambda::Function').find(([id]) => id === 'StreamingConnectLambdaFunction')!;
     const vars = fn.Properties.Environment.Variables;
     expect(vars).toMatchObject({
-      STAGE: 'ci',
-      TABLE_NAME: 'tootless-ci',
+      STAGE: 'prod',
+      TABLE_NAME: 'tootless-prod',
       MEDIA_BUCKET: { Ref: 'MediaBucket' },
       BASE_URL: getAtt('HttpApi', 'ApiEndpoint'),
       QUEUE_MODE: 'sqs',
       QUEUE_URL_MAIL: { Ref: 'MailQueue' },
       QUEUE_URL_SIGNIN: { Ref: 'SigninQueue' },
-      FUNCTION_PREFIX: 'tootless-ci-',
+      FUNCTION_PREFIX: 'tootless-prod-',
       MAIL_TRANSPORT: 'ses',
-      SECRET_KEY_BASE: '{{resolve:ssm:/tootless/ci/secret-key-base}}',
+      // Read at run time from SSM (lib/secrets.ts); nothing GetFunctionConfiguration could show.
+      SECRETS_PATH: '/tootless/prod',
+      SECRET_KEY_BASE: '',
+      VAPID_PRIVATE_KEY: '',
     });
     expect(JSON.stringify(vars.STREAMING_URL)).toContain('WebsocketsApi');
     // Frames go to the WebSocket API's own execute-api endpoint, whatever public host STREAMING_URL names.
     expect(vars.STREAMING_MANAGEMENT_URL).toEqual({
-      'Fn::Join': ['', ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com/ci']],
+      'Fn::Join': ['', ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com/prod']],
     });
     expect(JSON.stringify(vars.MEDIA_URL)).toContain('MediaBucket');
   });
 
   it('grants item-level DynamoDB access to the table and its indexes only', () => {
-    const statements: { Action: string[] | string; Resource: unknown }[] =
-      template.Resources.IamRoleLambdaExecution!.Properties.Policies[0].PolicyDocument.Statement;
+    const statements: { Action: string[] | string; Resource: unknown }[] = template.Resources.FunctionBasePolicy!.Properties.PolicyDocument.Statement;
     const dynamo = statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'));
     expect(dynamo).toHaveLength(1);
     expect(dynamo[0]!.Action).not.toContain('dynamodb:Scan');
     expect(dynamo[0]!.Resource).toEqual([getAtt('Table', 'Arn'), { 'Fn::Join': ['', [getAtt('Table', 'Arn'), '/index/*']] }]);
   });
 
+  it('lets only the mail worker send mail and only the media functions write media', () => {
+    const roleOf = Object.fromEntries(
+      ofType('AWS::Lambda::Function').map(([id, r]) => [id.replace(/LambdaFunction$/, ''), JSON.stringify(r.Properties.Role)]),
+    );
+    const using = (role: string) => Object.keys(roleOf).filter((fn) => roleOf[fn]!.includes(`"${role}`)).sort();
+    expect(using('MailFunctionRole')).toEqual(['MailWorker']);
+    expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2']);
+    expect(using('WorkerFunctionRole')).toEqual(['FanoutWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 8);
+    const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
+    for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
+    for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
+    expect(JSON.stringify(template.Resources.FunctionBasePolicy)).not.toMatch(/ses:|s3:/);
+  });
+
+  it('reserves concurrency for the SSE streams', () => {
+    const [, sse] = ofType('AWS::Lambda::Function').find(([id]) => id === 'StreamingEventsLambdaFunction')!;
+    expect(sse.Properties.ReservedConcurrentExecutions).toBe(50);
+  });
+
+  it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue']) {
+      expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
+    }
+    const text = JSON.stringify(alarms);
+    for (const metric of ['5xx', 'Errors', 'Throttles', 'WriteThrottleEvents']) expect(text).toContain(`"${metric}"`);
+    for (const [, a] of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+  });
+
   it('routes the HTTP API to the apps functions and outputs the stack\'s URLs and names', () => {
     const routes = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey);
     expect(routes).toEqual(expect.arrayContaining(['POST /api/v1/apps', 'GET /api/v1/apps/verify_credentials']));
-    expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['BaseUrl', 'StreamingUrl', 'TableName', 'MediaBucketName']));
+    expect(Object.keys(template.Outputs!)).toEqual(expect.arrayContaining(['BaseUrl', 'StreamingUrl', 'TableName', 'MediaBucketName']));
   });
+});
+
+describe.each(['prod', 'main', FEATURE])('the %s stage, as CloudFormation and AWS would check it', (stage) => {
+  const stack = () => packaged[stage]!;
+
+  it('warns about nothing in the configuration but the runtime Serverless v3 does not know', () => {
+    const warnings = stack().output.match(/^\s+at '[^']+'/gm) ?? [];
+    expect(warnings.map((w) => w.trim())).toEqual(["at 'provider.runtime'"]);
+  });
+
+  it('splits into stacks of at most 500 resources, each template at most 1 MB and its nested templates all present', () => {
+    const { root: rootTemplate, files } = stack();
+    const nestedStacks = Object.entries(rootTemplate.Resources).filter(([, r]) => r.Type === 'AWS::CloudFormation::Stack');
+    expect(nestedStacks.length).toBeGreaterThan(10);
+    for (const [, nested] of nestedStacks) {
+      const file = (nested.Properties.TemplateURL['Fn::Join'][1] as unknown[]).at(-1) as string;
+      expect(files).toContain(file);
+      // Every parameter the nested template declares is passed by the parent, and no other.
+      expect(Object.keys(nested.Properties.Parameters).sort()).toEqual(Object.keys(stack().nested[file]!.Parameters ?? {}).sort());
+    }
+    expect(Object.keys(stack().nested)).toHaveLength(nestedStacks.length);
+    for (const [file, t] of templatesOf(stack())) {
+      expect([file, Object.keys(t.Resources).length <= MAX_RESOURCES]).toEqual([file, true]);
+      expect([file, statSync(join(stack().dir, file)).size <= MAX_TEMPLATE_BYTES]).toEqual([file, true]);
+    }
+  });
+
+  it('holds at most 60 dynamic references per template (none: secrets are read at run time)', () => {
+    for (const [file, t] of templatesOf(stack())) {
+      const references = JSON.stringify(t).match(/\{\{resolve:/g) ?? [];
+      expect([file, references.length]).toEqual([file, 0]);
+      expect(references.length).toBeLessThanOrEqual(MAX_DYNAMIC_REFERENCES);
+    }
+  });
+
+  it('runs every function on a runtime AWS still creates', () => {
+    const functions = Object.values(allResources(stack())).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(100);
+    for (const fn of functions) expect(SUPPORTED_RUNTIMES).toContain(fn.Properties.Runtime);
+  });
+
+  it('lets each function URL be invoked through the URL only, besides InvokeFunctionUrl', () => {
+    for (const [, t] of templatesOf(stack())) {
+      for (const [id, url] of Object.entries(t.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Url')) {
+        const fn = JSON.stringify(url.Properties.TargetFunctionArn);
+        const permissions = Object.values(t.Resources).filter((r) => r.Type === 'AWS::Lambda::Permission' && JSON.stringify(r.Properties.FunctionName) === fn);
+        expect([id, permissions.map((p) => p.Properties.Action).sort()]).toEqual([id, ['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']]);
+        expect(permissions.find((p) => p.Properties.Action === 'lambda:InvokeFunction')!.Properties).toMatchObject({ Principal: '*', InvokedViaFunctionUrl: true });
+      }
+    }
+  });
+
+  it('grants nothing on `*` in any IAM policy', () => {
+    const statements: { Action: unknown; Resource: unknown }[] = [];
+    for (const r of Object.values(allResources(stack()))) {
+      if (r.Type === 'AWS::IAM::ManagedPolicy') statements.push(...r.Properties.PolicyDocument.Statement);
+      if (r.Type === 'AWS::IAM::Role') for (const p of r.Properties.Policies ?? []) statements.push(...p.PolicyDocument.Statement);
+    }
+    expect(statements.length).toBeGreaterThan(5);
+    for (const s of statements) {
+      for (const action of [s.Action].flat()) expect(action).not.toMatch(/^\*$|:\*$/);
+      for (const resource of [s.Resource].flat()) expect(resource).not.toBe('*');
+    }
+  });
+
+  it('passes cfn-lint with no errors, root and nested templates alike', () => {
+    const lint = spawnSync('cfn-lint', ['--format', 'parseable', '--', ...stack().files], { cwd: stack().dir, encoding: 'utf8', timeout: 600_000 });
+    if (lint.error) throw new Error(`cfn-lint is not installed (pip install cfn-lint, or Debian's cfn-lint package): ${lint.error.message}`);
+    const errors = lint.stdout.split('\n').filter((line) => /:E\d{4}:/.test(line));
+    expect(errors).toEqual([]);
+  }, 600_000);
 });
