@@ -1,5 +1,8 @@
 // Runtime settings, read from the environment on each access so tests and the
 // local stack can point the same code at different endpoints.
+// (lib/secrets.ts imports this module too: both only read each other inside getters and functions, never at load.)
+import { secrets } from './secrets';
+
 const env = (name: string, fallback: string): string => {
   const value = process.env[name];
   return value === undefined || value === '' ? fallback : value;
@@ -25,7 +28,7 @@ export const config = {
   get mediaUrl() { return env('MEDIA_URL', `http://localhost:4569/${this.mediaBucket}`).replace(/\/+$/, ''); },
   get region() { return env('AWS_REGION', 'us-east-1'); },
   get awsEndpoint() { return process.env.AWS_ENDPOINT_URL || undefined; },
-  endpointFor(service: 'DYNAMODB' | 'S3' | 'SQS' | 'LAMBDA' | 'SESV2') {
+  endpointFor(service: 'DYNAMODB' | 'S3' | 'SQS' | 'LAMBDA' | 'SESV2' | 'SSM') {
     return process.env[`AWS_ENDPOINT_URL_${service}`] || process.env.AWS_ENDPOINT_URL || undefined;
   },
   /** How queued messages reach workers: sqs (AWS/LocalStack), lambda (serverless-offline invoke), inline (tests). */
@@ -37,12 +40,20 @@ export const config = {
   get mailDir() { return env('MAIL_DIR', '.data/mail'); },
   get mailFrom() { return env('MAIL_FROM', `notifications@${this.domain.split(':')[0]}`); },
   get useSes() { return env('MAIL_TRANSPORT', 'log') === 'ses'; },
-  /** Secret used to sign cookies (CSRF, login session). */
-  get secret() { return env('SECRET_KEY_BASE', 'local-development-secret-change-me'); },
+  /**
+   * The SSM path of the stage's secrets (`/tootless/<stage>` in AWS); empty: they come from the
+   * environment (SECRET_KEY_BASE, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), as on the local stack and in tests.
+   */
+  get secretsPath() { return env('SECRETS_PATH', '').replace(/\/+$/, ''); },
+  /**
+   * Secret used to sign cookies (CSRF, login session) and seal push tokens. Throws outside the local stage
+   * when there is none, rather than use the public development value (lib/secrets.ts).
+   */
+  get secret() { return secrets().secretKeyBase; },
   get exposeMetrics() { return env('EXPOSE_METRICS', '') === '1'; },
-  get vapidPublicKey() { return process.env.VAPID_PUBLIC_KEY || undefined; },
+  get vapidPublicKey() { return secrets().vapidPublicKey; },
   /** The VAPID private key (base64url, 32 bytes) that signs push requests; generated once per stage. */
-  get vapidPrivateKey() { return process.env.VAPID_PRIVATE_KEY || undefined; },
+  get vapidPrivateKey() { return secrets().vapidPrivateKey; },
   /** Push endpoints on loopback (and over plain http there) are accepted only on the local stage, or when tests ask. */
   get pushAllowLoopback() { return this.stage === 'local' || env('PUSH_ALLOW_LOOPBACK', '') === '1'; },
   /**

@@ -2,6 +2,7 @@
 // and publishes due scheduled statuses.
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../../lib/log';
+import { loadSecrets } from '../../lib/secrets';
 import { closeDuePolls } from '../../lib/notifications/polls';
 import { publishDueScheduled } from '../../lib/statuses/scheduled';
 
@@ -39,6 +40,9 @@ export async function run(now: number = Date.now()) {
 }
 
 export const handler = async (event: ScheduledEvent) => {
+  // As every entry point (lib/secrets.ts): without the secrets the run fails before it touches anything,
+  // and the next minute's tries again.
+  await loadSecrets();
   const at = sweepTime(event);
   const result = await run(at);
   log.debug('sweeper run', { firedAt: event?.time, sweptAt: new Date(at).toISOString(), ...result });

@@ -8,37 +8,51 @@
 # A parameter left as a plain String by an earlier deploy becomes a SecureString with
 # the same value. Nothing is ever rotated here: a new VAPID pair orphans every push
 # subscription, a new secret key base logs nobody out but voids sealed push keys.
+# The deploy role needs ssm:DescribeParameters, GetParameter and PutParameter on them.
 set -euo pipefail
 stage="${1:?usage: secrets.sh <stage>}"
 prefix="/tootless/$stage"
 
-type_of() { aws ssm describe-parameters --parameter-filters "Key=Name,Values=$1" --query 'Parameters[0].Type' --output text 2>/dev/null || true; }
-secure() { # name, value
-  aws ssm put-parameter --name "$1" --type SecureString --overwrite --value="$2" >/dev/null
+# The parameter's type, or None when it does not exist. An error (throttling, a missing permission)
+# stops the script: taken for "missing", it would replace a live secret with a new one.
+type_of() { aws ssm describe-parameters --parameter-filters "Key=Name,Option=Equals,Values=$1" --query 'Parameters[0].Type' --output text; }
+# Creates, never replaces: without --overwrite SSM refuses a name that exists (ParameterAlreadyExists).
+create() { # name, type, value
+  aws ssm put-parameter --name "$1" --type "$2" --value="$3" >/dev/null
 }
-harden() { # name: String -> SecureString, same value
-  if [ "$(type_of "$1")" = String ]; then
-    secure "$1" "$(aws ssm get-parameter --name "$1" --query Parameter.Value --output text)"
+harden() { # name, its type: a String becomes a SecureString with the same value
+  if [ "$2" = String ]; then
+    value="$(aws ssm get-parameter --name "$1" --query Parameter.Value --output text)"
+    aws ssm put-parameter --name "$1" --type SecureString --overwrite --value="$value" >/dev/null
     echo "made $1 a SecureString"
   fi
 }
 
 name="$prefix/secret-key-base"
-if [ "$(type_of "$name")" = None ] || [ -z "$(type_of "$name")" ]; then
-  secure "$name" "$(openssl rand -hex 64)"
+type="$(type_of "$name")"
+if [ "$type" = None ]; then
+  create "$name" SecureString "$(openssl rand -hex 64)"
   echo "created $name"
 else
-  harden "$name"
+  harden "$name" "$type"
 fi
 
-# The private key is written last, so a run that stopped halfway makes the next one start again.
-if [ "$(type_of "$prefix/vapid-private-key")" = None ] || [ -z "$(type_of "$prefix/vapid-private-key")" ]; then
+public_type="$(type_of "$prefix/vapid-public-key")"
+private_type="$(type_of "$prefix/vapid-private-key")"
+if [ "$private_type" = None ]; then
+  # No private key: the stage never sent a push (the functions refuse to run without all three
+  # parameters), so a public key left by an interrupted run is replaced with the new pair.
   keys="$(npx --no-install web-push generate-vapid-keys --json)"
   public="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).publicKey)' "$keys")"
   private="$(node -e 'process.stdout.write(JSON.parse(process.argv[1]).privateKey)' "$keys")"
   aws ssm put-parameter --name "$prefix/vapid-public-key" --type String --overwrite --value="$public" >/dev/null
-  secure "$prefix/vapid-private-key" "$private"
+  # Written last, so a run that stopped halfway makes the next one start again.
+  create "$prefix/vapid-private-key" SecureString "$private"
   echo "created $prefix/vapid-public-key and $prefix/vapid-private-key"
+elif [ "$public_type" = None ]; then
+  # A new pair would orphan every push subscription: the public key must be restored, not replaced.
+  echo "::error::$prefix/vapid-private-key exists but $prefix/vapid-public-key does not; restore the public key of that pair" >&2
+  exit 1
 else
-  harden "$prefix/vapid-private-key"
+  harden "$prefix/vapid-private-key" "$private_type"
 fi

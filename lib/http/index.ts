@@ -9,6 +9,7 @@ import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { HttpError } from '../errors';
 import { log } from '../log';
+import { loadSecrets } from '../secrets';
 import { admit, bearerToken, type AuthMode } from './auth';
 import { CORS_HEADERS, corsPath } from './cors';
 import { guarded } from './guard';
@@ -134,6 +135,8 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   const answer = async (event: Event, path: string, requestId: string): Promise<Reply> => {
     let budget: Budget | undefined;
     try {
+      // Before anything reads the table or writes to it: a function without its secrets answers 500 and does nothing.
+      await loadSecrets();
       const query = parseQuery(event.rawQueryString);
       const body = await parseBody(event, limits);
       const params = { ...query, ...body, ...pathParams(event) };

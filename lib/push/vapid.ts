@@ -2,8 +2,9 @@
 // `vapid_key` and the subscriptions' `server_key`, which browsers bind a push
 // subscription to; the private key signs every push request. Generated once per
 // stage and never rotated by the code, since rotating it orphans every
-// subscription: an SSM parameter pair in AWS (.github/workflows/deploy.yml),
-// `<data dir>/vapid.json` on the local stack (infra/local/start.ts).
+// subscription: an SSM parameter pair in AWS (created by infra/deploy/secrets.sh,
+// read at run time by lib/secrets.ts), `<data dir>/vapid.json` on the local stack
+// (infra/local/start.ts).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpush from 'web-push';

@@ -3,10 +3,17 @@
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
 import { log } from '../log';
+import { loadSecrets } from '../secrets';
 
 export function worker<S extends z.ZodTypeAny>(name: string, schema: S, process: (message: z.infer<S>) => Promise<void>) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    try {
+      await loadSecrets();
+    } catch {
+      // Logged where it failed. Every message goes back to its queue, untouched, for a later invocation.
+      return { batchItemFailures: (event.Records ?? []).map((record) => ({ itemIdentifier: record.messageId })) };
+    }
     for (const record of event.Records ?? []) {
       let message: z.infer<S>;
       try {

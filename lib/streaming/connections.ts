@@ -25,6 +25,7 @@ import { guarded } from '../http/guard';
 import { satisfies } from '../http/scopes';
 import { isId } from '../ids';
 import { log } from '../log';
+import { loadSecrets } from '../secrets';
 
 /** Streams Mastodon's streaming server knows (the spec names the first seven). */
 export const STREAMS = [
@@ -356,7 +357,11 @@ export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResul
   return async (event: WebSocketEvent): Promise<WebSocketResult> => {
     try {
       // An error escaping `run` by any path fails this message only (lib/http/guard.ts).
-      return await guarded(() => run(event));
+      // The secrets first: without them the route fails (500) before it reads or writes anything.
+      return await guarded(async () => {
+        await loadSecrets();
+        return run(event);
+      });
     } catch (err) {
       const known = err instanceof HttpError;
       if (!known) log.error('websocket route failed', { err, route: event.requestContext?.routeKey });

@@ -22,7 +22,11 @@ process.env.BASE_URL = 'https://social.example';
 process.env.STREAMING_URL = 'wss://social.example';
 process.env.QUEUE_MODE = 'inline';
 process.env.MAIL_DIR = join(tmpdir(), `tootless-mail-${suffix}`);
+// Only the local stage may fall back to the public development secret (lib/secrets.ts); the test
+// stage states its own, as a deployed one must. SECRETS_PATH (SSM) is for test/integration/secrets.test.ts.
+process.env.SECRET_KEY_BASE = `test-secret-key-base-${suffix}`;
+delete process.env.SECRETS_PATH;
 // Tests assert on responses and stored state; expected errors (malformed queue messages and the like) need not print.
 process.env.LOG_LEVEL ??= 'silent';
-// The runtime is Node 20 (Lambda nodejs20.x); the SDK's notice about later versions is not news in every test file.
+// The machines run Node 20 (Lambda runs nodejs22.x); the SDK's notice about later versions is not news in every test file.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

@@ -1,0 +1,144 @@
+// The stage's secrets: SECRET_KEY_BASE (signs the login form's CSRF token, seals
+// the access tokens push payloads carry) and the Web Push (VAPID) key pair.
+//
+// Deployed stages keep them in SSM Parameter Store under SECRETS_PATH
+// (`/tootless/<stage>`: `secret-key-base` and `vapid-private-key` as SecureString,
+// `vapid-public-key`), created by the deploy workflow (infra/deploy/secrets.sh).
+// They are read at run time rather than put in the functions' environment, where
+// anyone allowed GetFunctionConfiguration could read them (and where CloudFormation
+// would need three dynamic references per function, past the template's 60).
+// Every entry point (http(), and streamHttp() through it; websocket(); worker();
+// the sweeper) awaits loadSecrets() before its body: one GetParameters call per
+// container, the values then held in memory for the container's life, so callers
+// read them synchronously (config.secret, config.vapidPublicKey, ...). There is no
+// refresh: nothing rotates these values (a new VAPID pair orphans every push
+// subscription, a new secret key base voids every sealed push token), and after an
+// operator changes one, a deploy starts new containers that read it. A failed read
+// is not remembered: the invocation fails (HTTP 500, or the messages go back to
+// their queue) and the next one reads again.
+//
+// Without SECRETS_PATH (the local stack, tests) the values come from the
+// environment, read on each access. Only the local stage may run without a secret
+// key base, on the public development value; any other stage refuses every
+// request rather than sign and seal with a value anyone can read in this file.
+import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { z } from 'zod';
+import { config } from './config';
+import { HttpError } from './errors';
+import { log } from './log';
+
+export type Secrets = {
+  secretKeyBase: string;
+  /** Undefined when the stage has no VAPID pair (push sending is then off; only without SECRETS_PATH). */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+};
+
+/** Public, so usable only where nothing needs protecting: the local stage. */
+const DEVELOPMENT_SECRET = 'local-development-secret-change-me';
+
+/** The parameters under SECRETS_PATH. All three are required there: the deploy workflow creates them together. */
+const parameterNames = (path: string) => ({
+  secretKeyBase: `${path}/secret-key-base`,
+  vapidPublicKey: `${path}/vapid-public-key`,
+  vapidPrivateKey: `${path}/vapid-private-key`,
+});
+
+/**
+ * The server cannot serve without its secrets. The client gets a plain 500
+ * `{"error"}` (the reason is the operator's business, not the caller's); the log
+ * line written where it is raised names the missing setting.
+ */
+export class SecretsUnavailable extends HttpError {
+  constructor(readonly reason: string) {
+    super(500, 'Internal server error');
+    this.name = 'SecretsUnavailable';
+  }
+}
+
+const fromEnvironment = (): Secrets => {
+  const secretKeyBase = process.env.SECRET_KEY_BASE || (config.stage === 'local' ? DEVELOPMENT_SECRET : undefined);
+  if (!secretKeyBase) {
+    const reason = `SECRET_KEY_BASE is not set on stage '${config.stage}' (and SECRETS_PATH names no SSM path): refusing to run on the public development secret, which only the local stage may use`;
+    log.error(`secrets: ${reason}`, { setting: 'SECRET_KEY_BASE', stage: config.stage });
+    throw new SecretsUnavailable(reason);
+  }
+  return {
+    secretKeyBase,
+    vapidPublicKey: process.env.VAPID_PUBLIC_KEY || undefined,
+    vapidPrivateKey: process.env.VAPID_PRIVATE_KEY || undefined,
+  };
+};
+
+const getParametersOutput = z.object({
+  Parameters: z.array(z.object({ Name: z.string(), Value: z.string() })).default([]),
+  InvalidParameters: z.array(z.string()).default([]),
+});
+
+let ssmClient: SSMClient | undefined;
+let ssmKey = '';
+const ssm = (): SSMClient => {
+  const endpoint = config.endpointFor('SSM');
+  const key = `${endpoint}|${config.region}`;
+  if (!ssmClient || key !== ssmKey) {
+    ssmClient = new SSMClient({ endpoint, region: config.region });
+    ssmKey = key;
+  }
+  return ssmClient;
+};
+
+/** The values read from SSM, by path; a path is read once (a test process may look at several). */
+const loaded = new Map<string, Secrets>();
+/** Reads under way, so concurrent first requests in one process share one call. */
+const reading = new Map<string, Promise<Secrets>>();
+
+async function readParameters(path: string): Promise<Secrets> {
+  const names = parameterNames(path);
+  let out: z.infer<typeof getParametersOutput>;
+  try {
+    out = getParametersOutput.parse(await ssm().send(new GetParametersCommand({ Names: Object.values(names), WithDecryption: true })));
+  } catch (err) {
+    const reason = `could not read the SSM parameters under ${path} (ssm:GetParameters, kms:Decrypt)`;
+    log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, err });
+    throw new SecretsUnavailable(reason);
+  }
+  const value = (name: string) => out.Parameters.find((p) => p.Name === name)?.Value ?? '';
+  const [secretKeyBase, vapidPublicKey, vapidPrivateKey] = [value(names.secretKeyBase), value(names.vapidPublicKey), value(names.vapidPrivateKey)];
+  const missing = Object.values(names).filter((name) => !value(name));
+  if (missing.length > 0) {
+    const reason = `missing SSM parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (created by infra/deploy/secrets.sh)`;
+    log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, missing });
+    throw new SecretsUnavailable(reason);
+  }
+  return { secretKeyBase, vapidPublicKey, vapidPrivateKey };
+}
+
+/**
+ * Makes the secrets available to secrets() (and config's getters); every entry point
+ * awaits it first. Rejects with SecretsUnavailable, after logging why, when they
+ * cannot be had; the next call tries again.
+ */
+export async function loadSecrets(): Promise<void> {
+  const path = config.secretsPath;
+  if (!path) {
+    fromEnvironment();
+    return;
+  }
+  if (loaded.has(path)) return;
+  let pending = reading.get(path);
+  if (!pending) {
+    pending = readParameters(path).finally(() => reading.delete(path));
+    reading.set(path, pending);
+  }
+  loaded.set(path, await pending);
+}
+
+/** The secrets, synchronously: from the environment, or as loadSecrets() read them. */
+export function secrets(): Secrets {
+  const path = config.secretsPath;
+  if (!path) return fromEnvironment();
+  const values = loaded.get(path);
+  // An entry point that forgot to await loadSecrets() is a bug to see at once, not a reason to read secrets elsewhere.
+  if (!values) throw new SecretsUnavailable(`the secrets under ${path} were used before loadSecrets() read them`);
+  return values;
+}
