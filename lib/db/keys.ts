@@ -107,6 +107,11 @@ export const keys = {
   /** A home feed entry of `ownerId` for a status (or reblog) id; written by the fan-out worker. */
   homeEntry: (ownerId: string, statusId: string): Key => ({ PK: `HOME#${padId(ownerId)}`, SK: padId(statusId) }),
   homePartition: (ownerId: string) => `HOME#${padId(ownerId)}`,
+  /**
+   * One page of a status's fan-out (`create` or `delete`), starting after follower `after` ('' for the first):
+   * the marker that lets a page be enqueued once and done once however often SQS delivers it. Expires by TTL.
+   */
+  fanoutPage: (statusId: string, kind: 'create' | 'delete', after: string): Key => ({ PK: `FANOUT#${padId(statusId)}`, SK: `${kind}#${after ? padId(after) : 'FIRST'}` }),
   /** The public timelines: `all` (local and remote) and `local`; each entry is a public, non-reply-hidden status id. */
   publicEntry: (scope: 'all' | 'local', statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) }),
   publicPartition: (scope: 'all' | 'local') => `PUBLIC#${scope}`,

@@ -8,7 +8,7 @@ import { ID_WIDTH, padId } from '../ids';
 import { followItem, type Follow } from './follows';
 import { GSI1, gsi1, keys } from './keys';
 import type { Status } from './statuses';
-import { batchGet, batchWrite, query, type Item } from './table';
+import { batchGet, batchWrite, expiresIn, getItem, putItem, query, updateItem, type Item } from './table';
 
 export const timelineEntry = z.object({
   statusId: z.string(),
@@ -191,6 +191,18 @@ export async function followersPage(followedId: string, startKey?: Item, pageSiz
   );
 }
 
+/**
+ * The page of `followedId`'s followers that follows follower `after` (from the first without it), and the
+ * follower the next page starts after when there may be one. The follower id is the whole cursor: the
+ * index's sort key is the follower id, so a fan-out message carries a plain id rather than a raw key.
+ */
+export async function followersAfter(followedId: string, after: string | undefined, pageSize: number): Promise<{ items: Follow[]; next?: string }> {
+  const start = after === undefined ? undefined : { ...keys.follow(after, followedId), ...gsi1.follower(followedId, after) };
+  const page = await followersPage(followedId, start, pageSize);
+  const last = page.items.at(-1);
+  return { items: page.items, next: page.lastKey && last ? last.followerId : undefined };
+}
+
 /** Writes (or removes) home entries, 25 per BatchWrite, several batches in flight. */
 export async function writeHomeEntries(puts: ReturnType<typeof homeEntryRecord>[], deletes: { PK: string; SK: string }[] = [], parallel = 8): Promise<void> {
   const chunk = 25;
@@ -216,3 +228,70 @@ export async function edgesTo(accountIds: string[], followedId: string): Promise
 }
 
 export const homeEntryKey = (ownerId: string, statusId: string) => keys.homeEntry(ownerId, statusId);
+
+// ---- fan-out pages (lib/timelines/fanout_queue.ts) ----
+
+export type FanoutKind = 'create' | 'delete';
+
+/**
+ * A page's marker: `claimed` by the delivery of the page before it that is about to enqueue it, `sent` once
+ * enqueued, `done` once the page itself has written everything.
+ */
+const fanoutPageItem = z.object({ state: z.enum(['claimed', 'sent', 'done']), claimedAt: z.number() });
+
+/** As long as the fan-out queue keeps a message (MessageRetentionPeriod, 4 days): every delivery of a page finds its marker. */
+const FANOUT_PAGE_TTL_S = 4 * 24 * 3600;
+
+/**
+ * Claims the enqueuing of the fan-out page starting after follower `after`. True when the caller must enqueue it:
+ * nobody had, or a claim older than `staleMs` was left by an invocation that died before enqueuing. False when it
+ * is enqueued already, or being enqueued by a live invocation (whose own message is retried if it dies).
+ */
+export async function claimFanoutPage(statusId: string, kind: FanoutKind, after: string, staleMs: number, now = Date.now()): Promise<boolean> {
+  const key = keys.fanoutPage(statusId, kind, after);
+  if (await putItem({ ...key, state: 'claimed', claimedAt: now, expiresAt: expiresIn(FANOUT_PAGE_TTL_S) }, { ifAbsent: true })) return true;
+  const taken = await updateItem(
+    {
+      Key: key,
+      UpdateExpression: 'SET claimedAt = :now',
+      ConditionExpression: '#state = :claimed AND claimedAt < :stale',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':now': now, ':claimed': 'claimed', ':stale': now - staleMs },
+    },
+    fanoutPageItem,
+  );
+  return taken !== undefined;
+}
+
+/** The claimed page was enqueued. A page that ran (and finished) before this is recorded stays `done`. */
+export async function markFanoutPageSent(statusId: string, kind: FanoutKind, after: string): Promise<void> {
+  await updateItem(
+    {
+      Key: keys.fanoutPage(statusId, kind, after),
+      UpdateExpression: 'SET #state = :sent',
+      ConditionExpression: '#state = :claimed',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':sent': 'sent', ':claimed': 'claimed' },
+    },
+    fanoutPageItem,
+  );
+}
+
+/** The page wrote all it had to (the first page of a fan-out has no marker until now: its producer enqueued it). */
+export async function markFanoutPageDone(statusId: string, kind: FanoutKind, after: string, now = Date.now()): Promise<void> {
+  await updateItem(
+    {
+      Key: keys.fanoutPage(statusId, kind, after),
+      UpdateExpression: 'SET #state = :done, claimedAt = if_not_exists(claimedAt, :now), expiresAt = if_not_exists(expiresAt, :exp)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':done': 'done', ':now': now, ':exp': expiresIn(FANOUT_PAGE_TTL_S) },
+    },
+    fanoutPageItem,
+  );
+}
+
+/** Has this page been done by an earlier delivery? (Consistent: a duplicate may arrive right after.) */
+export async function fanoutPageDone(statusId: string, kind: FanoutKind, after: string): Promise<boolean> {
+  const marker = await getItem(keys.fanoutPage(statusId, kind, after), fanoutPageItem, true);
+  return marker?.state === 'done';
+}

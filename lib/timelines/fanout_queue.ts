@@ -1,0 +1,86 @@
+// The fan-out queue's messages and what one delivery of one does. A message is
+// one page of followers: the producer (posting, deleting, reblogging) enqueues
+// the first page, `{ type, statusId, ... }`; each page enqueues the next, the
+// same message with `after` (the last follower it read), before it writes.
+//
+// What is guaranteed, on an SQS standard queue that delivers at least once:
+// - no page is lost: page k's message is deleted only after page k+1 is
+//   enqueued, so a page that fails or dies is retried and enqueues again;
+// - every home entry is written once: entries are keyed by (owner, status), so
+//   a page run twice rewrites the same items;
+// - the chain does not multiply: the next page is enqueued by whoever claims its
+//   marker (a conditional write, FANOUT#<status>), so deliveries of page k
+//   enqueue page k+1 once between them; a claim whose claimant died before
+//   enqueuing (older than CLAIM_STALE_MS) is taken over by the claimant's own
+//   retry. SQS itself may still hand one message out twice: that second copy
+//   stops at the page's `done` marker if the first finished, and otherwise runs
+//   the page again (same items) and finds the next page claimed.
+// - streaming: a page run again re-sends `update` (or `delete`) to the home
+//   streams of that page's recipients who are listening, once per extra run:
+//   at most maxReceiveCount (5) times for a page that keeps failing. Clients
+//   key statuses by id, as they do on a reconnect.
+import { z } from 'zod';
+import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
+import { recordTagUses } from '../db/tags';
+import { statusById } from '../db/statuses';
+import { enqueue } from '../queue';
+import { log } from '../log';
+import { fanOutDeletePage, fanOutPage } from './fanout';
+
+const id = z.string().regex(/^\d{1,20}$/);
+
+/** Pages after the first carry the follower they start after. */
+const after = id.optional();
+
+export const fanoutMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('create'), statusId: id, after }),
+  z.object({
+    type: z.literal('delete'),
+    statusId: id,
+    accountId: id,
+    mentionIds: z.array(id).default([]),
+    /** The streams the deleted status reached (absent in messages queued before it existed: every public stream, no hashtag). */
+    deleted: z.object({ visibility: z.enum(['public', 'unlisted', 'private', 'direct']), tags: z.array(z.string()).max(100), hasMedia: z.boolean() }).optional(),
+    after,
+  }),
+]);
+export type FanoutMessage = z.infer<typeof fanoutMessage>;
+
+/**
+ * How old a claim must be before another delivery takes it over: longer than the fan-out worker lives (its
+ * timeout, 60 s in functions/workers/functions.yml), shorter than the queue's visibility timeout (360 s,
+ * infra/queues.yml), after which a claimant that died is retried and finds its claim stale.
+ */
+export const CLAIM_STALE_MS = 300_000;
+
+/** Enqueues the page after `message`'s, unless another delivery of the same page has (or is about to). */
+async function enqueueNextPage(message: FanoutMessage, next: string): Promise<void> {
+  if (!(await claimFanoutPage(message.statusId, message.type, next, CLAIM_STALE_MS))) {
+    log.info('fanout: next page already enqueued', { statusId: message.statusId, type: message.type, after: next });
+    return;
+  }
+  const nextMessage: FanoutMessage = { ...message, after: next };
+  await enqueue('fanout', nextMessage);
+  await markFanoutPageSent(message.statusId, message.type, next);
+}
+
+/** One delivery of one page. Throws (and the message is retried) when a write fails. */
+export async function processFanout(message: FanoutMessage): Promise<void> {
+  const after = message.after ?? '';
+  if (await fanoutPageDone(message.statusId, message.type, after)) {
+    log.info('fanout: page delivered again after it was done', { statusId: message.statusId, type: message.type, after: message.after });
+    return;
+  }
+  const onNext = (next: string) => enqueueNextPage(message, next);
+  if (message.type === 'create') {
+    await fanOutPage(message.statusId, { after: message.after, onNext });
+    if (message.after === undefined) {
+      // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
+      const status = await statusById(message.statusId);
+      if (status) await recordTagUses(status);
+    }
+  } else {
+    await fanOutDeletePage(message.statusId, message.accountId, message.mentionIds, { after: message.after, deleted: message.deleted, onNext });
+  }
+  await markFanoutPageDone(message.statusId, message.type, after);
+}
