@@ -11,7 +11,7 @@
 // and appends the event to the log of every channel that has a server-sent
 // event listener (lib/db/stream_log.ts).
 //
-// Cost: the fan-out reads the `ONLINE` partition once per status; it lists
+// Cost: the fan-out reads the `ONLINE` partition once per page of 1,000 followers; it lists
 // every open stream of every account, so the recipients who listen are found
 // without a read per recipient, and a follower without an open stream costs
 // nothing at all. Public and hashtag channels cost one Query each per public

@@ -55,7 +55,7 @@ function packageStage(stage: string, extra: string[]): Packaged {
   const run = spawnSync(
     process.execPath,
     [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', stage, '--package', out, ...extra],
-    { cwd: root, env, encoding: 'utf8', timeout: 280_000 },
+    { cwd: root, env, encoding: 'utf8', timeout: 420_000 },
   );
   const output = `${run.stdout}\n${run.stderr}`;
   if (run.status !== 0) throw new Error(`serverless package --stage ${stage} failed (${run.status ?? run.signal}):\n${output}`);
@@ -75,7 +75,7 @@ beforeAll(() => {
   packaged[FEATURE] = packageStage(FEATURE, templateOnly);
   template = prod.root;
   state = JSON.parse(readFileSync(join(prod.dir, 'serverless-state.json'), 'utf8'));
-}, 900_000);
+}, 1_200_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
