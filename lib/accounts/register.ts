@@ -1,13 +1,14 @@
 // Registration of a local account, shared by POST /api/v1/accounts and the
 // operator CLI: Mastodon's rules, every broken rule reported at once, then one
-// transaction (username, e-mail, account, confirmation link, user count).
+// transaction (username, e-mail, account, confirmation link); the instance's
+// user count moves after it commits (lib/db/stats.ts).
 import { z } from 'zod';
 import { config } from '../config';
 import { sha256 } from '../crypto';
 import { accountByEmail, accountByUsername, confirmationRecord, createLocalAccount, type Account } from '../db/accounts';
 import type { App } from '../db/apps';
 import { instanceSettings, type InstanceSettings } from '../db/instance';
-import { countNewUser } from '../db/stats';
+import { countOnInstance } from '../db/stats';
 import { expiresIn, nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
 import { forbidden } from '../errors';
@@ -140,9 +141,9 @@ export async function registerAccount(
       reason: input.reason?.trim() || null,
     },
     extra,
-    [countNewUser()],
   );
   if (!created.ok) throw taken(new Violations(), created.taken).error({ details: true });
+  await countOnInstance('userCount', 1);
 
   if (confirmationToken) {
     try {

@@ -2,7 +2,7 @@
 // login state of local users, all on one item so auth costs one read.
 import { z } from 'zod';
 import { GSI1, gsi1, keys } from './keys';
-import { batchGet, deleteItem, getItem, nowIso, putItem, query, transact, updateItem, type Item, type TransactItem } from './table';
+import { batchGet, deleteItem, getItem, nowIso, putItem, query, transact, updateItem, type Item } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
 export const renderedField = z.object({ name: z.string(), value: z.string(), verifiedAt: z.string().nullable().default(null) });
@@ -75,13 +75,12 @@ export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passw
 /**
  * Creates a local account with its username and e-mail uniqueness items in one
  * transaction. Answers which uniqueness rule failed, if any, having written nothing.
- * `extra` items are Put only if absent; `extraWrites` (counter updates and the
- * like) join the same transaction as they are.
+ * `extra` items are Put only if absent. The instance's user count is the
+ * caller's to move once this has committed (lib/db/stats.ts).
  */
 export async function createLocalAccount(
   input: NewLocalAccount,
   extra: Item[] = [],
-  extraWrites: TransactItem[] = [],
 ): Promise<{ ok: true; account: Account } | { ok: false; taken: 'username' | 'email' }> {
   const now = nowIso();
   const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now });
@@ -92,7 +91,6 @@ export async function createLocalAccount(
     { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
     ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }] : []),
-    ...extraWrites,
   ]);
   if (result.ok) return { ok: true, account };
   return { ok: false, taken: result.failed.includes(0) ? 'username' : 'email' };

@@ -116,7 +116,10 @@ export const countReply = (parentId: string, delta: 1 | -1): TransactItem => ({
   },
 });
 
-/** The author's statusesCount (and lastStatusAt when posting), and the instance's status count. */
+/**
+ * The author's statusesCount (and lastStatusAt when posting). The instance's status
+ * count is not in the transaction (every post would conflict on it): see lib/db/stats.ts.
+ */
 export const countAuthorStatus = (accountId: string, delta: 1 | -1, at?: string): TransactItem[] => [
   {
     Update: {
@@ -126,7 +129,6 @@ export const countAuthorStatus = (accountId: string, delta: 1 | -1, at?: string)
       ExpressionAttributeValues: { ':d': delta, ...(at ? { ':at': at } : {}) },
     },
   },
-  { Update: { Key: keys.instanceStats(), UpdateExpression: 'ADD statusCount :d', ExpressionAttributeValues: { ':d': delta } } },
 ];
 
 export const putStatus = (status: Status): TransactItem => ({ Put: { Item: statusRecord(status), ConditionExpression: 'attribute_not_exists(PK)' } });

@@ -1,6 +1,14 @@
 // Thin, typed wrappers over the DocumentClient: every item read goes through a
 // parser, batch operations are chunked and retried, and conditional failures
 // surface as a value rather than an exception the caller has to decode.
+//
+// Conflicts are retried here, in one place. DynamoDB refuses a write to an item
+// an ongoing transaction holds (TransactionConflictException) and cancels a
+// transaction that touches such an item (TransactionCanceledException, reason
+// TransactionConflict); the SDK's retry strategy retries neither. Either way
+// nothing was written, so running the same request again is safe: it is retried a
+// bounded number of times with jittered backoff. A failed condition is an answer,
+// never retried.
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -14,7 +22,7 @@ import {
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import type { z } from 'zod';
 import { dynamo } from '../aws';
 import { config } from '../config';
@@ -27,6 +35,37 @@ const table = () => config.tableName;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Runs of one request refused for a conflict, the first included. 24 favourites of
+ * one status at the same moment needed up to 9 on the local layer (whose
+ * transactions hold their items about as long as DynamoDB's); 12 leaves room.
+ */
+export const CONFLICT_ATTEMPTS = 12;
+
+/** Cancelled only because another transaction held an item: nothing failed that a retry would not change. */
+const cancelledForConflict = (err: unknown): boolean =>
+  err instanceof TransactionCanceledException &&
+  (err.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict') &&
+  (err.CancellationReasons ?? []).every((r) => r.Code === 'TransactionConflict' || r.Code === 'None' || r.Code === undefined);
+
+const isConflict = (err: unknown): boolean => err instanceof TransactionConflictException || cancelledForConflict(err);
+
+/**
+ * Runs `send` again while it is refused for a conflict, up to CONFLICT_ATTEMPTS
+ * runs. Full jitter over a window that doubles from 20 ms (to at most 1 s) spreads
+ * the requests that collided, so that each retry round lets more of them through.
+ */
+async function retryingConflicts<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!isConflict(err) || attempt >= CONFLICT_ATTEMPTS) throw err;
+      await sleep(Math.random() * Math.min(1000, 20 * 2 ** (attempt - 1)));
+    }
+  }
+}
+
 export const parseItem = <T>(parser: Parser<T>, item: Item | undefined): T | undefined =>
   item === undefined ? undefined : parser.parse(item);
 
@@ -38,12 +77,14 @@ export async function getItem<T>(key: Key, parser: Parser<T>, consistent = false
 /** Writes an item; with `ifAbsent`, answers false instead of overwriting an existing one. */
 export async function putItem(item: Key & Item, opts: { ifAbsent?: boolean } = {}): Promise<boolean> {
   try {
-    await dynamo().send(
-      new PutCommand({
-        TableName: table(),
-        Item: item,
-        ...(opts.ifAbsent ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
-      }),
+    await retryingConflicts(() =>
+      dynamo().send(
+        new PutCommand({
+          TableName: table(),
+          Item: item,
+          ...(opts.ifAbsent ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
+        }),
+      ),
     );
     return true;
   } catch (err) {
@@ -58,8 +99,8 @@ export async function updateItem<T>(
   parser: Parser<T>,
 ): Promise<T | undefined> {
   try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({ ...input, TableName: table(), ReturnValues: 'ALL_NEW' }),
+    const { Attributes } = await retryingConflicts(() =>
+      dynamo().send(new UpdateCommand({ ...input, TableName: table(), ReturnValues: 'ALL_NEW' })),
     );
     return parseItem(parser, Attributes);
   } catch (err) {
@@ -75,8 +116,8 @@ export async function deleteItem<T>(
   condition?: { ConditionExpression: string; ExpressionAttributeValues?: Item; ExpressionAttributeNames?: Record<string, string> },
 ): Promise<T | undefined> {
   try {
-    const { Attributes } = await dynamo().send(
-      new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...condition }),
+    const { Attributes } = await retryingConflicts(() =>
+      dynamo().send(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...condition })),
     );
     return parseItem(parser, Attributes);
   } catch (err) {
@@ -143,9 +184,8 @@ export async function batchWrite(puts: (Key & Item)[], deletes: Key[] = []): Pro
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
       if (attempt > 8) throw new Error('batchWrite: unprocessed items after retries');
-      const res = await dynamo().send(
-        new BatchWriteCommand({ RequestItems: { [table()]: pending as never } }),
-      );
+      const batch = pending;
+      const res = await retryingConflicts(() => dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: batch as never } })));
       pending = res.UnprocessedItems?.[table()] ?? [];
     }
   }
@@ -158,6 +198,8 @@ export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<Raw
 /**
  * Runs a transaction. Answers `{ ok: true }`, or `{ ok: false, failed }` with the
  * indexes of the items whose condition failed, so callers can say which rule broke.
+ * A transaction cancelled only because another one held one of its items is run
+ * again (see retryingConflicts): its conditions are then evaluated afresh.
  */
 export async function transact(items: TransactItem[]): Promise<{ ok: true } | { ok: false; failed: number[] }> {
   const withTable = items.map((entry) => {
@@ -165,7 +207,7 @@ export async function transact(items: TransactItem[]): Promise<{ ok: true } | { 
     return { [kind]: { ...body, TableName: table() } } as RawTransactItem;
   });
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: withTable }));
+    await retryingConflicts(() => dynamo().send(new TransactWriteCommand({ TransactItems: withTable })));
     return { ok: true };
   } catch (err) {
     if (err instanceof TransactionCanceledException) {

@@ -21,6 +21,7 @@ import {
 } from '../db/statuses';
 import { attachMediaItems } from '../db/media';
 import { writeSearchIndex } from '../db/search';
+import { countOnInstance } from '../db/stats';
 import { recordDirectStatus } from '../conversations';
 import { transferMediaItems } from '../db/scheduled';
 import { homeEntryRecord, publicEntryRecords } from '../db/timelines';
@@ -253,6 +254,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     if (result.failed.includes(parentAt)) throw notFound();
     throw new Error(`posting status ${id}: transaction condition failed at ${result.failed.join(',')}`);
   }
+  await countOnInstance('statusCount', 1);
   if (entries.length > room) await batchWrite(entries.slice(room));
   await indexForSearch(status);
   await recordConversation(status);

@@ -8,6 +8,7 @@ import { reblogFlagOf, removeReblog } from '../db/interactions';
 import { keys } from '../db/keys';
 import { releaseMediaItems } from '../db/media';
 import { deletePollItems, pollById } from '../db/polls';
+import { countOnInstance } from '../db/stats';
 import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, statusById, type Status } from '../db/statuses';
 import { batchWrite, queryAll, transact, type TransactItem } from '../db/table';
 import { listEntryItem } from '../db/interactions';
@@ -65,6 +66,7 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
     result = await transact(plan.items);
   }
   if (!result.ok) throw notFound();
+  await countOnInstance('statusCount', -1);
   if (plan.overflow.length > 0) await batchWrite([], plan.overflow);
 
   await removeReblogsOf(status);
