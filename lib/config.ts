@@ -1,8 +1,5 @@
 // Runtime settings, read from the environment on each access so tests and the
 // local stack can point the same code at different endpoints.
-// (lib/secrets.ts imports this module too: both only read each other inside getters and functions, never at load.)
-import { secrets } from './secrets';
-
 const env = (name: string, fallback: string): string => {
   const value = process.env[name];
   return value === undefined || value === '' ? fallback : value;
@@ -45,15 +42,7 @@ export const config = {
    * environment (SECRET_KEY_BASE, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), as on the local stack and in tests.
    */
   get secretsPath() { return env('SECRETS_PATH', '').replace(/\/+$/, ''); },
-  /**
-   * Secret used to sign cookies (CSRF, login session) and seal push tokens. Throws outside the local stage
-   * when there is none, rather than use the public development value (lib/secrets.ts).
-   */
-  get secret() { return secrets().secretKeyBase; },
   get exposeMetrics() { return env('EXPOSE_METRICS', '') === '1'; },
-  get vapidPublicKey() { return secrets().vapidPublicKey; },
-  /** The VAPID private key (base64url, 32 bytes) that signs push requests; generated once per stage. */
-  get vapidPrivateKey() { return secrets().vapidPrivateKey; },
   /** Push endpoints on loopback (and over plain http there) are accepted only on the local stage, or when tests ask. */
   get pushAllowLoopback() { return this.stage === 'local' || env('PUSH_ALLOW_LOOPBACK', '') === '1'; },
   /**

@@ -10,7 +10,7 @@
 // Every entry point (http(), and streamHttp() through it; websocket(); worker();
 // the sweeper) awaits loadSecrets() before its body: one GetParameters call per
 // container, the values then held in memory for the container's life, so callers
-// read them synchronously (config.secret, config.vapidPublicKey, ...). There is no
+// read them synchronously through secrets(). There is no
 // refresh: nothing rotates these values (a new VAPID pair orphans every push
 // subscription, a new secret key base voids every sealed push token), and after an
 // operator changes one, a deploy starts new containers that read it. A failed read

@@ -5,6 +5,7 @@ import { hmac, safeEqual, sha256 } from '../crypto';
 import { accountById, type Account } from '../db/accounts';
 import { deleteSession, saveSession, sessionByHash, type Session } from '../db/tokens';
 import { secretToken } from '../ids';
+import { secrets } from '../secrets';
 
 export const SESSION_COOKIE = 'tootless_oauth_session';
 export const LOGIN_CSRF_COOKIE = 'tootless_oauth_csrf';
@@ -55,7 +56,7 @@ export async function startSession(cookies: Record<string, string>, accountId: s
  * in the form, its HMAC under the server secret, so that a cookie planted by a
  * sibling domain cannot be paired with a field the attacker computed.
  */
-const loginFieldFor = (cookieRaw: string) => hmac(config.secret, `oauth-login-csrf:${cookieRaw}`);
+const loginFieldFor = (cookieRaw: string) => hmac(secrets().secretKeyBase, `oauth-login-csrf:${cookieRaw}`);
 
 export function loginCsrf(cookies: Record<string, string>): { field: string; cookie?: string } {
   const existing = cookieValue(cookies, LOGIN_CSRF_COOKIE);

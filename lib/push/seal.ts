@@ -8,7 +8,7 @@
 // the token's revocation). A table dump alone reveals no token. The payload is
 // encrypted end to end to the subscriber, who holds the token already.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { config } from '../config';
+import { secrets } from '../secrets';
 
 const derived = new Map<string, Buffer>();
 
@@ -24,7 +24,7 @@ function keyFor(secret: string): Buffer {
 /** Seals `raw` for the subscription named by `binding` (account and token ids): base64url of iv, tag, ciphertext. */
 export function sealToken(raw: string, binding: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyFor(config.secret), iv);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(secrets().secretKeyBase), iv);
   cipher.setAAD(Buffer.from(binding));
   const body = Buffer.concat([cipher.update(raw, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
@@ -35,7 +35,7 @@ export function openToken(sealed: string, binding: string): string | undefined {
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length < 29) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyFor(config.secret), bytes.subarray(0, 12));
+    const decipher = createDecipheriv('aes-256-gcm', keyFor(secrets().secretKeyBase), bytes.subarray(0, 12));
     decipher.setAAD(Buffer.from(binding));
     decipher.setAuthTag(bytes.subarray(12, 28));
     return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
-import { config } from '../config';
+import { secrets } from '../secrets';
 
 export type VapidKeys = { publicKey: string; privateKey: string };
 
@@ -17,8 +17,7 @@ const keyFile = z.object({ publicKey: z.string().min(1), privateKey: z.string().
 
 /** The configured pair, or undefined when the stage has none (push sending is then off). */
 export function vapidKeys(): VapidKeys | undefined {
-  const publicKey = config.vapidPublicKey;
-  const privateKey = config.vapidPrivateKey;
+  const { vapidPublicKey: publicKey, vapidPrivateKey: privateKey } = secrets();
   return publicKey && privateKey ? { publicKey, privateKey } : undefined;
 }
 

@@ -1,6 +1,6 @@
 // Application entity (https://docs.joinmastodon.org/entities/Application/).
 import type { App } from '../db/apps';
-import { config } from '../config';
+import { secrets } from '../secrets';
 
 export function renderApplication(app: App, opts: { clientSecret?: string } = {}) {
   return {
@@ -10,7 +10,7 @@ export function renderApplication(app: App, opts: { clientSecret?: string } = {}
     scopes: app.scopes,
     redirect_uri: app.redirectUris.join('\n'),
     redirect_uris: app.redirectUris,
-    ...(config.vapidPublicKey ? { vapid_key: config.vapidPublicKey } : {}),
+    ...(secrets().vapidPublicKey ? { vapid_key: secrets().vapidPublicKey } : {}),
     ...(opts.clientSecret ? { client_id: app.clientId, client_secret: opts.clientSecret } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { InstanceSettings } from '../db/instance';
 import { ACCOUNT_LIMITS, MEDIA_LIMITS, POLL_LIMITS, STATUS_LIMITS } from '../instance/limits';
 import type { InstanceStats } from '../db/stats';
 import { MISSING_HEADER_PATH, renderAccount } from './account';
+import { secrets } from '../secrets';
 
 /**
  * Where the source of the running software is published (Instance.source_url, an
@@ -98,7 +99,7 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
     languages: settings.languages,
     configuration: {
       urls: { streaming: config.streamingUrl },
-      vapid: { public_key: config.vapidPublicKey ?? '' },
+      vapid: { public_key: secrets().vapidPublicKey ?? '' },
       accounts: { max_featured_tags: ACCOUNT_LIMITS.maxFeaturedTags, max_pinned_statuses: ACCOUNT_LIMITS.maxPinnedStatuses },
       statuses: statuses(),
       media_attachments: { ...mediaAttachments(), description_limit: MEDIA_LIMITS.descriptionLimit },

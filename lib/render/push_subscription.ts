@@ -1,6 +1,6 @@
 // WebPushSubscription entity (https://docs.joinmastodon.org/entities/WebPushSubscription/), Mastodon 3.5 fields.
-import { config } from '../config';
 import type { PushSubscription } from '../db/push_subscriptions';
+import { secrets } from '../secrets';
 
 export function renderPushSubscription(sub: PushSubscription) {
   return {
@@ -8,7 +8,7 @@ export function renderPushSubscription(sub: PushSubscription) {
     endpoint: sub.endpoint,
     alerts: { ...sub.alerts },
     /** The VAPID public key push requests are signed with (the Application's `vapid_key`). */
-    server_key: config.vapidPublicKey ?? '',
+    server_key: secrets().vapidPublicKey ?? '',
     policy: sub.policy,
   };
 }
