@@ -46,7 +46,8 @@ const cfnTags = [
 ];
 const schema = CORE_SCHEMA.withTags(cfnTags);
 
-const httpApiEvent = z.union([z.string(), z.object({ method: z.string(), path: z.string() })]);
+// One spelling for every route: `httpApi: 'METHOD /path'` (or `'*'`, the catch-all).
+const httpApiEvent = z.string();
 const functionSchema = z.object({
   events: z.array(z.record(z.unknown())).optional(),
   streamRoutes: z.array(z.string()).optional(),
@@ -75,14 +76,12 @@ export function loadRoutes(dir = join(root, 'functions')): Route[] {
     for (const [fn, def] of Object.entries(functions)) {
       for (const event of def.events ?? []) {
         if (!('httpApi' in event)) continue;
-        const spec = httpApiEvent.parse(event.httpApi);
-        if (typeof spec === 'string') {
-          if (spec.trim() === '*') out.push(route(fn, 'ANY', '*', false));
-          else {
-            const [method = '', path = ''] = spec.trim().split(/\s+/);
-            out.push(route(fn, method, path, false));
-          }
-        } else out.push(route(fn, spec.method, spec.path, false));
+        const spec = httpApiEvent.parse(event.httpApi).trim();
+        if (spec === '*') out.push(route(fn, 'ANY', '*', false));
+        else {
+          const [method = '', path = ''] = spec.split(/\s+/);
+          out.push(route(fn, method, path, false));
+        }
       }
       for (const line of def.streamRoutes ?? []) {
         const [method = '', path = ''] = line.trim().split(/\s+/);
