@@ -23,7 +23,8 @@ async function main() {
   const { newId } = await import('../lib/ids');
   const { registerInlineWorker } = await import('../lib/queue');
   const { FANOUT_PAGE_SIZE } = await import('../lib/timelines/fanout');
-  const { fanoutMessage, processFanout } = await import('../lib/timelines/fanout_queue');
+  const { fanoutMessage } = await import('../lib/queue/messages');
+  const { processFanout } = await import('../lib/timelines/fanout_queue');
 
   const queued: string[] = [];
   registerInlineWorker('fanout', async (event: SQSEvent) => {

@@ -29,6 +29,7 @@ async function main() {
   // Imported after the environment points at the emulators.
   const { createLocalAccount } = await import('../lib/db/accounts');
   const { searchIndexRecords } = await import('../lib/db/search');
+  const { searchableByAnyone } = await import('../lib/policy');
   const { statusItem, statusRecord } = await import('../lib/db/statuses');
   const { batchWrite } = await import('../lib/db/table');
   const { newId } = await import('../lib/ids');
@@ -52,7 +53,7 @@ async function main() {
         const text = Array.from({ length: WORDS_PER_STATUS }, word).join(' ');
         const visibility = random() < 0.9 ? 'public' : 'private';
         const status = statusItem.parse({ id, accountId, createdAt: new Date(base + j * 1000).toISOString(), visibility, conversationId: id, text, contentHtml: `<p>${text}</p>` });
-        batch.push(statusRecord(status), ...searchIndexRecords(status));
+        batch.push(statusRecord(status), ...searchIndexRecords(status, searchableByAnyone(status)));
       }
       await batchWrite(batch);
     }

@@ -35,7 +35,8 @@ async function main() {
   const { QUEUES, registerInlineWorker } = await import('../lib/queue');
   const { publishDueScheduled, scheduleStatus } = await import('../lib/statuses/scheduled');
   const { issueAccessToken } = await import('../lib/tokens');
-  const { processFanout, fanoutMessage } = await import('../functions/workers/fanout');
+  const { processFanout } = await import('../functions/workers/fanout');
+  const { fanoutMessage } = await import('../lib/queue/messages');
 
   const expected = ACCOUNTS * PER_ACCOUNT;
   const rows: Record<string, string | number>[] = [];

@@ -4,7 +4,7 @@ import { sha256, safeEqual } from './crypto';
 import { appByClientId, createApp, type App } from './db/apps';
 import { newId, secretToken } from './ids';
 import { isKnownScope, parseScopes } from './http/scopes';
-import { text } from './http/validate';
+import { text } from './schema';
 
 export const OOB_URI = 'urn:ietf:wg:oauth:2.0:oob';
 

@@ -1,6 +1,6 @@
 // GET /api/v1/accounts/:id (https://docs.joinmastodon.org/methods/accounts/#get)
 import { z } from 'zod';
-import { visibleAccountById } from '../../lib/accounts/lookup';
+import { visibleAccountById } from '../../lib/policy/accounts';
 import { http } from '../../lib/http';
 import { renderAccount } from '../../lib/render/account';
 

@@ -1,14 +1,16 @@
 // GET /api/v1/blocks (https://docs.joinmastodon.org/methods/blocks/)
 import { z } from 'zod';
 import { blockedAccounts } from '../../lib/graph/blocks';
-import { accountsReply } from '../../lib/graph/respond';
 import { http, type Ctx } from '../../lib/http';
-import { pageQuery } from '../../lib/http/link';
+import { pageReply } from '../../lib/http/page';
+import { pageQuery } from '../../lib/paging';
+import { renderAccount } from '../../lib/render/account';
 
 export const blocksInput = pageQuery(40, 80);
 
 export async function run(input: z.infer<typeof blocksInput>, ctx: Ctx<'user'>) {
-  return accountsReply(await blockedAccounts(ctx.account, input), ctx);
+  const page = await blockedAccounts(ctx.account, input);
+  return pageReply(ctx, page, page.accounts.map((a) => renderAccount(a)));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:blocks', 'follow'], schema: blocksInput });

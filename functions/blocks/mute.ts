@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { mute } from '../../lib/graph/blocks';
 import { http, type Ctx } from '../../lib/http';
-import { booleanish } from '../../lib/http/validate';
+import { booleanish } from '../../lib/schema';
 
 /** Mastodon caps nothing here; a day count beyond this is surely a mistake (about 100 years). */
 const MAX_DURATION = 100 * 365 * 24 * 3600;

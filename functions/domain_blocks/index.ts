@@ -2,15 +2,15 @@
 import { z } from 'zod';
 import { blockedDomains } from '../../lib/graph/domain_blocks';
 import { http, type Ctx } from '../../lib/http';
-import { pageQuery } from '../../lib/http/link';
-import { pageReply } from '../../lib/interactions/reply';
+import { pageReply } from '../../lib/http/page';
+import { pageQuery } from '../../lib/paging';
 
 /** Mastodon's BLOCK_LIMIT: 100 by default, at most twice that. */
 export const domainBlocksInput = pageQuery(100, 200);
 
 export async function run(input: z.infer<typeof domainBlocksInput>, ctx: Ctx<'user'>) {
   const page = await blockedDomains(ctx.account, input);
-  return pageReply(page.domains, ctx, page);
+  return pageReply(ctx, page, page.domains);
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:blocks', 'follow'], schema: domainBlocksInput });

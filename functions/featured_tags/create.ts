@@ -1,7 +1,7 @@
 // POST /api/v1/featured_tags (https://docs.joinmastodon.org/methods/featured_tags/#feature)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
-import { text } from '../../lib/http/validate';
+import { text } from '../../lib/schema';
 import { featureTag } from '../../lib/tags/featured';
 
 export const featureTagInput = z.object({ name: text(100) });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { follow } from '../../lib/graph/follow';
 import { http, type Ctx } from '../../lib/http';
-import { booleanish } from '../../lib/http/validate';
+import { booleanish } from '../../lib/schema';
 
 export const followInput = z.object({
   id: z.string(),

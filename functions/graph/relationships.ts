@@ -2,14 +2,13 @@
 import { z } from 'zod';
 import { relationshipsOf } from '../../lib/graph/relationships';
 import { http, type Ctx } from '../../lib/http';
+import { oneOrMany } from '../../lib/schema';
 
 const idValue = z.string({ invalid_type_error: 'must be a string' }).max(40, 'is too long');
 
 /** `id[]=1&id[]=2`, or a single `id=1`. */
 export const relationshipsInput = z.object({
-  id: z
-    .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(idValue, { invalid_type_error: 'must be a list of ids' }).max(1000, 'has too many ids'))
-    .optional(),
+  id: oneOrMany(z.array(idValue, { invalid_type_error: 'must be a list of ids' }).max(1000, 'has too many ids')).optional(),
 });
 
 export async function run(input: z.infer<typeof relationshipsInput>, ctx: Ctx<'user'>) {

@@ -2,14 +2,14 @@
 import { z } from 'zod';
 import { searchAccounts } from '../../lib/graph/search';
 import { http, type Ctx } from '../../lib/http';
-import { limitParam } from '../../lib/http/link';
-import { booleanish, text } from '../../lib/http/validate';
+import { limitParam } from '../../lib/paging';
+import { booleanish, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
 
 export const searchInput = z.object({
   q: text(2000).default(''),
   limit: limitParam(40, 80),
-  offset: z.coerce.number({ invalid_type_error: 'must be a number' }).int().min(0).max(10000).default(0),
+  offset: intParam.min(0).max(10000).default(0),
   /** WebFinger resolution of remote accounts: accepted, not done (no federation). */
   resolve: booleanish.default(false),
   following: booleanish.default(false),

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import type { Account } from '../../lib/db/accounts';
 import { http } from '../../lib/http';
-import { pageQuery } from '../../lib/http/link';
-import { favouritedBy } from '../../lib/interactions/lists';
-import { pageReply } from '../../lib/interactions/reply';
+import { pageReply } from '../../lib/http/page';
+import { pageQuery } from '../../lib/paging';
+import { favouritedBy } from '../../lib/interactions/interaction_lists';
 import { renderAccount } from '../../lib/render/account';
 
 // Accounts lists: 40 by default, at most 80, as Mastodon's DEFAULT_ACCOUNTS_LIMIT.
@@ -12,7 +12,7 @@ export const input = pageQuery(40, 80).extend({ id: z.string() });
 
 export async function run(params: z.infer<typeof input>, ctx: { account: Account | undefined; path: string; query: Record<string, unknown> }) {
   const page = await favouritedBy(params.id, ctx.account, params);
-  return pageReply(page.items.map((a) => renderAccount(a)), ctx, page);
+  return pageReply(ctx, page, page.items.map((a) => renderAccount(a)));
 }
 
 // Public; a token, when sent, must be valid and hold read:statuses (or read:accounts, as Mastodon 3.5 asked).

@@ -2,8 +2,8 @@
 import type { z } from 'zod';
 import { scheduledOf } from '../../lib/db/scheduled';
 import { http, type Ctx } from '../../lib/http';
-import { pageQuery } from '../../lib/http/link';
-import { pageReply } from '../../lib/interactions/reply';
+import { pageReply } from '../../lib/http/page';
+import { edgesOf, pageQuery } from '../../lib/paging';
 import { renderScheduledStatuses } from '../../lib/render/scheduled_status';
 
 export const input = pageQuery(20, 40);
@@ -11,7 +11,7 @@ export const input = pageQuery(20, 40);
 /** The caller's scheduled statuses, newest id first, with Mastodon's Link header. */
 export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
   const items = await scheduledOf(ctx.account.id, params);
-  return pageReply(await renderScheduledStatuses(items), ctx, { newest: items[0]?.id, oldest: items.at(-1)?.id });
+  return pageReply(ctx, edgesOf(items), await renderScheduledStatuses(items));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema: input });

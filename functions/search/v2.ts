@@ -1,20 +1,18 @@
 // GET /api/v2/search (https://docs.joinmastodon.org/methods/search/#v2)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
-import { limitParam } from '../../lib/http/link';
-import { booleanish, text } from '../../lib/http/validate';
+import { limitParam } from '../../lib/paging';
+import { booleanish, idParam, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
 import { renderStatuses } from '../../lib/render/status';
 import { renderSearchTags, searchHashtags, searchStatuses } from '../../lib/search';
 import { searchAccounts } from '../../lib/search/accounts';
 
-const idParam = z.string().regex(/^\d{1,20}$/, 'must be an id').optional();
-
 export const searchInput = z.object({
   q: text(2000).default(''),
   type: z.enum(['accounts', 'hashtags', 'statuses']).optional(),
   limit: limitParam(20, 40),
-  offset: z.coerce.number({ invalid_type_error: 'must be a number' }).int().min(0).max(10000).default(0),
+  offset: intParam.min(0).max(10000).default(0),
   following: booleanish.default(false),
   account_id: idParam,
   max_id: idParam,

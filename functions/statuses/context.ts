@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { renderStatuses } from '../../lib/render/status';
 import { statusContext } from '../../lib/statuses/context';
-import { viewableStatus } from '../../lib/statuses/visibility';
+import { viewableStatus } from '../../lib/policy';
 
 export const statusContextInput = z.object({ id: z.string() });
 

@@ -2,21 +2,14 @@
 import { z } from 'zod';
 import { visibilities } from '../../lib/db/statuses';
 import { http, type Ctx } from '../../lib/http';
-import { booleanish } from '../../lib/http/validate';
+import { absent, booleanish, intString } from '../../lib/schema';
 import { cappedText, COUNTED_LIMITS, RAW_CAPS } from '../../lib/text/limits';
 import { renderStatus } from '../../lib/render/status';
 import { postStatus } from '../../lib/statuses/create';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
 import { scheduleStatus } from '../../lib/statuses/scheduled';
 
-/** Clients send null or '' for "not given" (Elk, Phanpy, Tusky). */
-const absent = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
 const id = z.string({ invalid_type_error: 'must be a string' }).max(20, 'is not a valid id');
-/** Form bodies carry numbers as strings. */
-const integer = z.preprocess(
-  (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
-  z.number({ invalid_type_error: 'must be a number' }).int('must be an integer'),
-);
 
 export const createStatusInput = z.object({
   // Raw caps first (lib/text/limits.ts), so that no text costs more to count than a normal one; the counted limit is checked in lib.
@@ -28,7 +21,7 @@ export const createStatusInput = z.object({
     z.object(
       {
         options: absent(z.array(cappedText(RAW_CAPS.pollOption, COUNTED_LIMITS.pollOptionCharacters), { invalid_type_error: 'must be an array' }).max(RAW_CAPS.pollOptionCount)),
-        expires_in: absent(integer),
+        expires_in: absent(intString),
         multiple: absent(booleanish),
         hide_totals: absent(booleanish),
       },

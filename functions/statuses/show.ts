@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { renderStatus } from '../../lib/render/status';
-import { viewableStatus } from '../../lib/statuses/visibility';
+import { viewableStatus } from '../../lib/policy';
 
 export const showStatusInput = z.object({ id: z.string() });
 

@@ -1,7 +1,7 @@
 // GET /api/v1/suggestions (https://docs.joinmastodon.org/methods/suggestions/#v1)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
-import { limitParam } from '../../lib/http/link';
+import { limitParam } from '../../lib/paging';
 import { renderAccount } from '../../lib/render/account';
 import { suggestionsFor } from '../../lib/suggestions';
 

@@ -1,7 +1,7 @@
 // GET /api/v1/trends (https://docs.joinmastodon.org/methods/trends/#tags)
 import { z } from 'zod';
 import { http } from '../../lib/http';
-import { limitParam } from '../../lib/http/link';
+import { limitParam } from '../../lib/paging';
 import { trendingTags } from '../../lib/tags/trends';
 
 export const trendsQuery = z.object({ limit: limitParam(10, 20) });

@@ -2,9 +2,9 @@
 // page of followers per message (lib/timelines/fanout_queue.ts): `create` writes
 // a status's home entries; `delete` removes them everywhere.
 import { worker } from '../../lib/queue/worker';
-import { fanoutMessage, processFanout } from '../../lib/timelines/fanout_queue';
+import { processFanout } from '../../lib/timelines/fanout_queue';
 
-export { fanoutMessage, processFanout, type FanoutMessage } from '../../lib/timelines/fanout_queue';
+export { processFanout } from '../../lib/timelines/fanout_queue';
 export { fanOut } from '../../lib/timelines/fanout';
 
-export const handler = worker('fanout', fanoutMessage, processFanout);
+export const handler = worker('fanout', processFanout);

@@ -1,10 +1,9 @@
 // Worker: the `push` queue — sends a stored notification to its recipient's Web Push subscriptions.
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { pushNotification } from '../../lib/push/deliver';
-import { pushMessage } from '../../lib/push/offer';
 import { worker } from '../../lib/queue/worker';
 
-const processRecord = worker('push', pushMessage, async (message) => {
+const processRecord = worker('push', async (message) => {
   await pushNotification(message);
 });
 

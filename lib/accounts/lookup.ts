@@ -1,20 +1,9 @@
-// Finding accounts the way others see them: a local account whose login is
-// pending approval or lacks a confirmed e-mail does not exist yet (Mastodon 3.5).
+// Finding accounts by name the way others see them (which accounts exist for others: lib/policy/accounts.ts).
 import { config } from '../config';
-import { accountById, accountByUsername, type Account } from '../db/accounts';
+import { accountByUsername, type Account } from '../db/accounts';
 import { notFound } from '../errors';
-import { isId } from '../ids';
-import { USERNAME_MAX } from './register';
-
-export const isVisible = (account: Account): boolean =>
-  account.domain !== null || (account.approved && account.confirmedAt !== null);
-
-export async function visibleAccountById(id: string): Promise<Account> {
-  if (!isId(id)) throw notFound();
-  const account = await accountById(id);
-  if (!account || !isVisible(account)) throw notFound();
-  return account;
-}
+import { isVisible } from '../policy/accounts';
+import { USERNAME_MAX } from '../text/limits';
 
 const isLocalDomain = (domain: string): boolean => {
   const d = domain.toLowerCase();

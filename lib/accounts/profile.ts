@@ -6,7 +6,7 @@ import { updateAccount, type Account } from '../db/accounts';
 import { indexDisplayName } from '../search/accounts';
 import { notFound } from '../errors';
 import { isUploadedFile, type UploadedFile } from '../http/body';
-import { booleanish } from '../http/validate';
+import { booleanish } from '../schema';
 import { AVATAR_SIZE, HEADER_SIZE, MAX_INPUT_PIXELS, processProfileImage, type ImageProblem, type ProcessedImage } from '../media/image';
 import { deleteMediaQuietly, profileImageKey, putMedia } from '../media/storage';
 import { countableLength, fieldValueToHtml, noteToHtml } from '../text';

@@ -19,6 +19,7 @@ import { log } from '../log';
 import { issueAccessToken } from '../tokens';
 import { confirmationMail } from './confirmation';
 import { charLength, describe, Violations } from './violations';
+import { USERNAME_MAX } from '../text/limits';
 
 export type RegistrationInput = {
   username: string;
@@ -42,7 +43,6 @@ export type RegistrationOptions = {
   skipRules?: boolean;
 };
 
-export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
 export const REASON_MAX = 1000;

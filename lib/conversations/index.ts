@@ -4,16 +4,14 @@
 // other participants (accumulated over the thread), and `unread` (set for every
 // participant but the author). Called right after posting (lib/statuses/create.ts).
 import { accountsByIds, type Account } from '../db/accounts';
-import { conversationItem, conversationOf, putConversation, removeConversation, type Conversation } from '../db/conversations';
-import { queryIdRange } from '../db/id_range';
-import { keys } from '../db/keys';
+import { conversationOf, conversationsPage, putConversation, removeConversation, type Conversation } from '../db/conversations';
 import { statusesByIds, type Status } from '../db/statuses';
 import { notFound } from '../errors';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { isId } from '../ids';
 import { renderAccount } from '../render/account';
 import { renderStatuses } from '../render/status';
-import { filterViewable } from '../statuses/visibility';
+import { isDirect, visibleTo } from '../policy';
 
 /** Conditional writes retried this often when a concurrent update moved the conversation first. */
 const ATTEMPTS = 4;
@@ -38,7 +36,7 @@ async function recordFor(ownerId: string, status: Status, participants: string[]
 
 /** Updates the conversation of every participant of a direct status; other visibilities are ignored. */
 export async function recordDirectStatus(status: Status): Promise<void> {
-  if (status.visibility !== 'direct' || status.reblogOfId) return;
+  if (!isDirect(status) || status.reblogOfId) return;
   const participants = [...new Set([status.accountId, ...status.mentions.map((m) => m.id)])];
   await Promise.all(participants.map((owner) => recordFor(owner, status, participants)));
 }
@@ -48,7 +46,7 @@ export type ConversationPage = { conversations: Record<string, unknown>[]; newes
 /** Renders conversations whose last status the viewer may still see: one batch read each of statuses and accounts. */
 async function renderConversations(list: Conversation[], viewer: Account): Promise<{ conversation: Conversation; rendered: Record<string, unknown> }[]> {
   const statuses = await statusesByIds(list.map((c) => c.lastStatusId));
-  const visible = new Set((await filterViewable([...statuses.values()], viewer)).map((s) => s.id));
+  const visible = new Set((await visibleTo(viewer, [...statuses.values()], 'conversations')).map((s) => s.id));
   const shown = list.filter((c) => visible.has(c.lastStatusId));
   const accounts = await accountsByIds([...new Set(shown.flatMap((c) => c.participantIds))]);
   const rendered = await renderStatuses(shown.flatMap((c) => {
@@ -71,11 +69,7 @@ async function renderConversations(list: Conversation[], viewer: Account): Promi
 
 /** One page of the viewer's conversations, most recently active first; ids for Link are last status ids. */
 export async function listConversations(viewer: Account, page: Page): Promise<ConversationPage> {
-  const entries = await queryIdRange(
-    { partitionAttr: 'PK', sortAttr: 'SK', partition: keys.conversationsPartition(viewer.id) },
-    page,
-    conversationItem,
-  );
+  const entries = await conversationsPage(viewer.id, page);
   const shown = await renderConversations(entries, viewer);
   return {
     conversations: shown.map((s) => s.rendered),

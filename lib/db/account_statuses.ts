@@ -1,7 +1,7 @@
 // An account's own statuses and reblogs (GSI1 on the status item, newest first)
 // and its pinned statuses (a list partition keyed by status id).
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { queryIdRange, type RangeFilter } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import { statusItem, type Status } from './statuses';

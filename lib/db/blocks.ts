@@ -5,12 +5,13 @@
 // The blocking partition also holds the account's domain blocks (SK `DOMAIN#…`,
 // lib/db/domain_blocks.ts), so one Query reads both.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { ID_WIDTH } from '../ids';
+import { accountItem, type Account } from './accounts';
 import { domainBlockItem } from './domain_blocks';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
-import { deleteItem, putItem, queryAll, transact, type TransactItem } from './table';
+import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
 
 export const blockItem = z.object({
   id: z.string(),
@@ -145,4 +146,46 @@ export async function blockAndMuteSets(accountId: string): Promise<{ blocking: B
     muting: muting.filter((m) => muteActive(m)),
     blockedDomains: entries.flatMap((e) => ('domain' in e ? [e.domain] : [])),
   };
+}
+
+// ---- exact-key reads of how two accounts stand (lib/policy/hidden.ts) ----
+
+const anyItem = z.record(z.unknown());
+
+/** How `a` stands towards `b`: blocks either way, `a`'s mute of `b` (when asked for), and `b`'s account (parsed when asked for). */
+export type Standing = { blockedEitherWay: boolean; mute: Mute | undefined; account: () => Account | undefined };
+
+/** The blocks between `a` and `b` both ways, `a`'s mute of `b` if `withMute`, and `b`'s account: one batch read. */
+export async function standingBetween(a: string, b: string, withMute: boolean): Promise<Standing> {
+  const mute = keys.mute(a, b);
+  const account = keys.account(b);
+  const found = await batchGet([keys.block(a, b), keys.block(b, a), ...(withMute ? [mute] : []), account], anyItem);
+  return {
+    blockedEitherWay: found.has(keyString(keys.block(a, b))) || found.has(keyString(keys.block(b, a))),
+    mute: withMute ? parseItem(muteItem, found.get(keyString(mute))) : undefined,
+    account: () => parseItem(accountItem, found.get(keyString(account))),
+  };
+}
+
+/**
+ * Which of `recipientIds` block, are blocked by, or actively mute one of
+ * `authorIds`: batch reads of at most 100 keys (three per recipient and author).
+ */
+export async function blockingOrMutingAny(authorIds: string[], recipientIds: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const perChunk = Math.max(1, Math.floor(100 / (3 * authorIds.length)));
+  for (let i = 0; i < recipientIds.length; i += perChunk) {
+    const chunk = recipientIds.slice(i, i + perChunk);
+    const found = await batchGet(
+      chunk.flatMap((id) => authorIds.flatMap((a) => [keys.block(id, a), keys.block(a, id), keys.mute(id, a)])),
+      anyItem,
+    );
+    for (const id of chunk) {
+      for (const a of authorIds) {
+        const mute = parseItem(muteItem, found.get(keyString(keys.mute(id, a))));
+        if (found.has(keyString(keys.block(id, a))) || found.has(keyString(keys.block(a, id))) || muteActive(mute)) out.add(id);
+      }
+    }
+  }
+  return out;
 }

@@ -3,6 +3,8 @@
 // the conversation's last status id (the order and paging of the list). Both
 // carry the same attributes and change together in one transaction.
 import { z } from 'zod';
+import type { Page } from '../paging';
+import { queryIdRange } from './id_range';
 import { keys } from './keys';
 import { getItem, transact, type TransactItem } from './table';
 
@@ -17,6 +19,10 @@ export const conversationItem = z.object({
 export type Conversation = z.infer<typeof conversationItem>;
 
 export const conversationOf = (accountId: string, conversationId: string) => getItem(keys.conversation(accountId, conversationId), conversationItem, true);
+
+/** One page of an account's conversations, most recently active first (list entries keyed by last status id). */
+export const conversationsPage = (accountId: string, page: Page) =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.conversationsPartition(accountId) }, page, conversationItem);
 
 /** Replaces the pointer and moves the list entry, if the pointer still holds `previous` (none: absent). */
 export async function putConversation(next: Conversation, previous: Conversation | undefined): Promise<boolean> {

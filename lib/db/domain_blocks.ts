@@ -7,7 +7,7 @@
 // (lib/graph/domain_blocks.ts): followers and pending requests from the domain
 // removed with exact counters, the domain's notifications cleared.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import { notificationItem, type Notification } from './notifications';

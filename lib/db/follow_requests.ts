@@ -1,7 +1,7 @@
 // Follow requests received by a locked account: the page of them (GSI1, by
 // request id, as Mastodon pages /api/v1/follow_requests) and the authorizing
 // transaction that turns one into a follow edge with exact counters.
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { followRecord, followRequestItem, type Follow, type FollowRequest } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';

@@ -2,7 +2,7 @@
 // the other way through GSI1. The schema and the batch edge lookup are shared
 // by visibility rules, relationships and the fan-out.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { accountItem, type Account } from './accounts';
 import { blockItem, muteActive, muteItem, type Mute } from './blocks';
 import { blockableDomain, blockedDomainsAmong } from './domain_blocks';

@@ -10,7 +10,7 @@ import { batchWrite, query, type Item } from './table';
 export const UNMERGE_SCAN = 800;
 
 /** Writes home entries of `ownerId` (25 per batch, retried). */
-export async function writeHomeEntries(ownerId: string, entries: { status: Status; hasMedia: boolean }[]): Promise<void> {
+export async function putHomeEntries(ownerId: string, entries: { status: Status; hasMedia: boolean }[]): Promise<void> {
   await batchWrite(entries.map((e) => homeEntryRecord(ownerId, e.status, e.hasMedia)));
 }
 

@@ -1,9 +1,9 @@
 // Id-range queries over a list partition whose sort key is a padded id: the
 // `max_id` / `since_id` / `min_id` / `limit` page of Mastodon's list endpoints
 // as one key condition, newest first (`min_id` reads upward, then turns round).
+// The range itself is lib/paging's; this is the one place it becomes a key condition.
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../http/link';
-import { ID_WIDTH, padId } from '../ids';
+import { pageRange, type IdRange, type Page } from '../paging';
 import { query, type Item, type Parser } from './table';
 
 export type RangeTarget = {
@@ -19,21 +19,13 @@ export type RangeFilter = {
   values?: Record<string, unknown>;
 };
 
-const MAX_ID = 10n ** BigInt(ID_WIDTH) - 1n;
-
-/** The exclusive bounds of a page as inclusive padded sort keys; undefined when the range is empty. */
-function bounds(page: Page): { lo?: string; hi?: string } | undefined {
-  const lower = [page.since_id, page.min_id].filter((v): v is string => v !== undefined).map((v) => BigInt(v) + 1n);
-  const lo = lower.length > 0 ? lower.reduce((a, b) => (a > b ? a : b)) : undefined;
-  const hi = page.max_id !== undefined ? BigInt(page.max_id) - 1n : undefined;
-  if (hi !== undefined && hi < 0n) return undefined;
-  if (lo !== undefined && lo > MAX_ID) return undefined;
-  if (lo !== undefined && hi !== undefined && lo > hi) return undefined;
-  return { lo: lo === undefined ? undefined : padId(lo.toString()), hi: hi === undefined ? undefined : padId(hi.toString()) };
-}
-
-function keyCondition(target: RangeTarget, page: Page): Omit<QueryCommandInput, 'TableName'> | undefined {
-  const range = bounds(page);
+/**
+ * The one key condition of a page over an id-sorted sort key (lib/paging's range as
+ * DynamoDB's BETWEEN / >= / <=), for `target`'s partition; undefined when the range is
+ * empty, so the caller answers without a Query.
+ */
+export function idRangeKeyCondition(target: RangeTarget, page: IdRange): Omit<QueryCommandInput, 'TableName'> | undefined {
+  const range = pageRange(page);
   if (!range) return undefined;
   const values: Record<string, unknown> = { ':p': target.partition };
   let condition = `${target.partitionAttr} = :p`;
@@ -52,7 +44,7 @@ function keyCondition(target: RangeTarget, page: Page): Omit<QueryCommandInput, 
     KeyConditionExpression: condition,
     ExpressionAttributeValues: values,
     // min_id asks for the page immediately newer: read upward from it.
-    ScanIndexForward: page.min_id !== undefined,
+    ScanIndexForward: range.ascending,
   };
 }
 
@@ -67,7 +59,7 @@ export async function queryIdRange<T>(
   parser: Parser<T>,
   opts: { filter?: RangeFilter; accept?: (items: T[]) => Promise<T[]>; maxCalls?: number } = {},
 ): Promise<T[]> {
-  const base = keyCondition(target, page);
+  const base = idRangeKeyCondition(target, page);
   if (!base || page.limit < 1) return [];
   const filtered = opts.filter !== undefined || opts.accept !== undefined;
   const input: Omit<QueryCommandInput, 'TableName'> = {

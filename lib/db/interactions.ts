@@ -5,13 +5,13 @@
 // the status's counter is one transaction: the flag's condition decides whether
 // anything happens, so repeating an action changes nothing and counts nothing.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { newId } from '../ids';
 import { queryIdRange, type RangeTarget } from './id_range';
 import { keys } from './keys';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
-import { deleteItem, getItem, nowIso, putItem, query, transact, type TransactItem } from './table';
+import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, type TransactItem } from './table';
 
 /** A flag item: the account did this to the status; `id` is the interaction's own id (list order). */
 export const interactionItem = z.object({
@@ -221,6 +221,13 @@ export async function removeReblog(flag: ReblogFlag, originalExists: boolean): P
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
 }
+
+/** Every entry of a status's reblogged_by list (all pages, private reblogs included): what deleting the status undoes. */
+export const allReblogEntriesOf = (statusId: string) =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.statusReblogsPartition(statusId) } }, listEntryItem);
+
+/** Clears entries of a status's reblogged_by list (25 per batch). */
+export const removeReblogEntries = (statusId: string, entries: ListEntry[]) => batchWrite([], entries.map((e) => keys.statusReblogs(statusId, e.id)));
 
 // ---- list pages ----
 

@@ -74,6 +74,8 @@ export const keys = {
   /** One account's vote on a poll (uniqueness and `own_votes`). */
   pollVote: (pollId: string, accountId: string): Key => ({ PK: `POLL#${padId(pollId)}`, SK: `VOTE#${padId(accountId)}` }),
   pollPartition: (pollId: string) => `POLL#${padId(pollId)}`,
+  /** Sort-key prefix of the votes under a poll's partition (the poll item itself sorts apart). */
+  pollVotePrefix: 'VOTE#',
   /** A media attachment. GSI1: none; ownership is an attribute. */
   media: (id: string): Key => ({ PK: `MEDIA#${padId(id)}`, SK: 'MEDIA' }),
 

@@ -2,12 +2,12 @@
 // and inverted by GSI1 (lists containing an account, grouped by owner), and the
 // list timeline entries the fan-out writes.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { IdRange, Page } from '../paging';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import type { Status } from './statuses';
-import { batchGet, batchWrite, deleteItem, getItem, keyString, putItem, query, queryAll, updateItem, type Item } from './table';
-import { timelineEntry } from './timelines';
+import { batchGet, batchWrite, deleteItem, getItem, keyString, putItem, query, queryAll, transact, updateItem, type Item, type TransactItem } from './table';
+import { timelineEntries, timelineEntry } from './timelines';
 
 export const repliesPolicies = ['followed', 'list', 'none'] as const;
 export type RepliesPolicy = (typeof repliesPolicies)[number];
@@ -96,6 +96,66 @@ export const ownerMembershipsOf = (accountId: string, ownerId: string) =>
     },
     listMemberItem,
   );
+
+/** Why adding members failed: the list went, one is a member already, or a follow edge is gone. */
+export type AddMembersFailure = 'list-gone' | 'already-member' | 'not-followed';
+
+/**
+ * Adds members to a list in one transaction (all or nothing): the list must
+ * still exist, each membership must be new, and the owner must still follow
+ * each member at write time.
+ */
+export async function addListMembers(ownerId: string, listId: string, members: ListMember[]): Promise<{ ok: true } | { failed: AddMembersFailure }> {
+  const items: TransactItem[] = [
+    { ConditionCheck: { Key: keys.list(ownerId, listId), ConditionExpression: 'attribute_exists(PK)' } },
+    ...members.flatMap((m): TransactItem[] => [
+      { Put: { Item: listMemberRecord(m), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { ConditionCheck: { Key: keys.follow(ownerId, m.accountId), ConditionExpression: 'attribute_exists(PK)' } },
+    ]),
+  ];
+  const result = await transact(items);
+  if (result.ok) return { ok: true };
+  if (result.failed.includes(0)) return { failed: 'list-gone' };
+  // Odd indexes are memberships (already there), even ones follow edges (gone meanwhile).
+  if (result.failed.some((i) => i % 2 === 1)) return { failed: 'already-member' };
+  return { failed: 'not-followed' };
+}
+
+/** Deletes the memberships of `accountIds` in one list (25 per batch); absent ones are no-ops. */
+export const removeListMembers = (listId: string, accountIds: string[]) => batchWrite([], accountIds.map((a) => keys.listMember(listId, a)));
+
+/** Deletes the given memberships of one account (as read by `ownerMembershipsOf`). */
+export const removeMemberships = (memberships: ListMember[]) => batchWrite([], memberships.map((m) => keys.listMember(m.listId, m.accountId)));
+
+/** The entries of a list timeline in an id range (see `timelineEntries`). */
+export const listTimelineEntries = (listId: string, range: IdRange) => timelineEntries([keys.listPartition(listId)], range);
+
+/** The lists the memberships name (a list deleted meanwhile is absent), by list id: one batch read. */
+export async function listsOfMemberships(memberships: ListMember[]): Promise<Map<string, List>> {
+  const found = await batchGet(memberships.map((m) => keys.list(m.ownerId, m.listId)), listItem);
+  return new Map([...found.values()].map((list) => [list.id, list]));
+}
+
+/** Which of the memberships' lists also contain `accountId`, by list id: one batch read. */
+export async function listsAlsoContaining(memberships: ListMember[], accountId: string): Promise<Set<string>> {
+  const found = await batchGet(memberships.map((m) => keys.listMember(m.listId, accountId)), listMemberItem);
+  return new Set([...found.values()].map((m) => m.listId));
+}
+
+const anyItem = z.record(z.string(), z.unknown());
+
+/**
+ * For streaming a status to list listeners: which (owner, list) pairs both have
+ * the status in the list timeline and own that list (a list stream may name any
+ * id). One batch read of both kinds of item.
+ */
+export async function listsDelivered(listened: { ownerId: string; listId: string }[], statusId: string): Promise<(ownerId: string, listId: string) => boolean> {
+  const read = await batchGet(listened.flatMap((l) => [keys.listEntry(l.listId, statusId), keys.list(l.ownerId, l.listId)]), anyItem);
+  return (ownerId, listId) => read.has(keyString(keys.listEntry(listId, statusId))) && read.has(keyString(keys.list(ownerId, listId)));
+}
+
+/** Removes a status's entries from the memberships' list timelines (25 per batch). */
+export const removeListEntries = (memberships: ListMember[], statusId: string) => batchWrite([], memberships.map((m) => keys.listEntry(m.listId, statusId)));
 
 export const listEntryRecord = (listId: string, status: Status, hasMedia: boolean) => ({
   ...keys.listEntry(listId, status.id),

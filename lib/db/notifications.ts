@@ -3,7 +3,8 @@
 // (recipient, type, actor, status) that keeps a redelivered queue message or a
 // repeated action from notifying twice. Both are written and removed together.
 import { z } from 'zod';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
+import { idRangeKeyCondition } from './id_range';
 import { keys } from './keys';
 import { batchWrite, deleteItem, getItem, query, transact, type Item } from './table';
 
@@ -77,35 +78,17 @@ export type NotificationFilter = {
   fromAccountId?: string;
 };
 
-const pad = (n: bigint) => n.toString().padStart(20, '0');
-
 /**
  * One page of the account's notifications, newest first. `max_id` bounds from
- * above, `since_id`/`min_id` from below; with `min_id` the page is the one
+ * above, `min_id` (else `since_id`) from below; with `min_id` the page is the one
  * immediately newer (read ascending, then reversed). Type and actor filters run
  * server-side; the Query continues until the page is full or the partition ends.
  */
 export async function notificationsPage(accountId: string, page: Page, filter: NotificationFilter): Promise<Notification[]> {
   if (filter.types.length === 0) return [];
-  const lowerIds = [page.since_id, page.min_id].filter((x): x is string => x !== undefined).map(BigInt);
-  const lower = lowerIds.length > 0 ? lowerIds.reduce((a, b) => (a > b ? a : b)) + 1n : undefined;
-  const upper = page.max_id !== undefined ? BigInt(page.max_id) - 1n : undefined;
-  if (upper !== undefined && upper < 0n) return [];
-  if (lower !== undefined && upper !== undefined && lower > upper) return [];
-
-  const values: Record<string, unknown> = { ':pk': keys.notificationsPartition(accountId) };
-  let condition = 'PK = :pk';
-  if (lower !== undefined && upper !== undefined) {
-    condition += ' AND SK BETWEEN :lo AND :hi';
-    values[':lo'] = pad(lower);
-    values[':hi'] = pad(upper);
-  } else if (lower !== undefined) {
-    condition += ' AND SK >= :lo';
-    values[':lo'] = pad(lower);
-  } else if (upper !== undefined) {
-    condition += ' AND SK <= :hi';
-    values[':hi'] = pad(upper);
-  }
+  const range = idRangeKeyCondition({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.notificationsPartition(accountId) }, page);
+  if (!range) return [];
+  const values: Record<string, unknown> = { ...range.ExpressionAttributeValues };
 
   const filters: string[] = [];
   const names: Record<string, string> = {};
@@ -119,17 +102,16 @@ export async function notificationsPage(accountId: string, page: Page, filter: N
     values[':from'] = filter.fromAccountId;
   }
 
-  const ascending = page.min_id !== undefined;
   const out: Notification[] = [];
   let start: Item | undefined;
   do {
     const res = await query(
       {
-        KeyConditionExpression: condition,
+        KeyConditionExpression: range.KeyConditionExpression,
         ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
-        ScanIndexForward: ascending,
+        ScanIndexForward: range.ScanIndexForward,
         Limit: page.limit,
         ExclusiveStartKey: start,
       },
@@ -139,5 +121,5 @@ export async function notificationsPage(accountId: string, page: Page, filter: N
     start = res.lastKey;
   } while (start && out.length < page.limit);
   const items = out.slice(0, page.limit);
-  return ascending ? items.reverse() : items;
+  return range.ScanIndexForward ? items.reverse() : items;
 }

@@ -3,7 +3,7 @@
 // attribute_not_exists so an account votes once.
 import { z } from 'zod';
 import { keys } from './keys';
-import { batchGet, getItem, nowIso, transact, type TransactItem } from './table';
+import { batchGet, deleteItem, getItem, nowIso, queryAll, transact, type TransactItem } from './table';
 
 export const pollOption = z.object({ title: z.string(), votesCount: z.number().int().default(0) });
 
@@ -57,6 +57,27 @@ export async function pollsByIds(ids: string[]): Promise<Map<string, Poll>> {
 }
 
 export const pollVote = (pollId: string, accountId: string) => getItem(keys.pollVote(pollId, accountId), pollVoteItem);
+
+/** The accounts that voted on a poll (every page of its vote items), in vote-key order. */
+export async function votersOf(pollId: string): Promise<string[]> {
+  const votes = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :vote)',
+      ExpressionAttributeValues: { ':pk': keys.pollPartition(pollId), ':vote': keys.pollVotePrefix },
+    },
+    pollVoteItem,
+  );
+  return votes.map((v) => v.accountId);
+}
+
+/** Every entry of one minute's poll-expiry bucket (all pages). */
+export const pollExpiryEntries = (minute: string) =>
+  queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.pollExpiryPartition(minute) } }, pollExpiryItem);
+
+/** Takes a poll out of a minute's bucket once the sweeper has dealt with it. */
+export const removePollExpiry = async (minute: string, pollId: string): Promise<void> => {
+  await deleteItem(keys.pollExpiry(minute, pollId), z.unknown());
+};
 
 export const isExpired = (poll: Poll, now = Date.now()) => new Date(poll.expiresAt).getTime() <= now;
 

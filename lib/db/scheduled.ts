@@ -3,8 +3,11 @@
 // attachments are reserved for a scheduled status by setting their statusId to
 // its id, and handed over to the published status in the posting transaction.
 import { z } from 'zod';
+import type { Page } from '../paging';
+import { queryIdRange } from './id_range';
 import { keys } from './keys';
-import { getItem, query, transact, type TransactItem } from './table';
+import { attachMediaItems } from './media';
+import { deleteItem, getItem, query, transact, type TransactItem } from './table';
 import { visibilities } from './statuses';
 
 export const scheduledParams = z.object({
@@ -67,6 +70,26 @@ export const putScheduledItems = (s: Scheduled): TransactItem[] => [
   { Put: { Item: dueRecord(s) } },
 ];
 
+/**
+ * Stores a new scheduled status with its due entry, reserving its attachments
+ * (attached to the scheduled status id, so no other status can take them) in
+ * the same transaction; fails as `media-not-yours` when one is not the author's
+ * unattached, processed attachment.
+ */
+export async function writeScheduled(s: Scheduled, mediaIds: string[]): Promise<{ ok: true } | { failed: 'media-not-yours' }> {
+  const items = putScheduledItems(s);
+  const mediaAt = items.length;
+  const result = await transact([...items, ...attachMediaItems(s.id, s.accountId, mediaIds)]);
+  if (result.ok) return { ok: true };
+  if (result.failed.some((i) => i >= mediaAt)) return { failed: 'media-not-yours' };
+  throw new Error(`scheduling status ${s.id}: transaction condition failed at ${result.failed.join(',')}`);
+}
+
+/** Removes a due entry that no longer names a current scheduled status (published, cancelled or moved). */
+export const removeDueEntry = async (scheduledAt: string, id: string): Promise<void> => {
+  await deleteItem(keys.scheduledDue(scheduledAt, id), z.unknown());
+};
+
 /** Moves a scheduled status to a new time, only if it still exists at the time it was read with. */
 export async function rescheduleItem(s: Scheduled, scheduledAt: string): Promise<boolean> {
   const result = await transact([
@@ -123,42 +146,9 @@ export async function removeScheduled(s: Scheduled): Promise<boolean> {
   return result.ok;
 }
 
-export type ScheduledPage = { max_id?: string; since_id?: string; min_id?: string; limit: number };
-
 /** One page of an account's scheduled statuses, newest id first (Mastodon orders by id). */
-export async function scheduledOf(accountId: string, page: ScheduledPage): Promise<Scheduled[]> {
-  const pk = keys.scheduledPartition(accountId);
-  const conds: string[] = ['PK = :pk'];
-  const values: Record<string, unknown> = { ':pk': pk };
-  const pad = (id: string) => keys.scheduledStatus(accountId, id).SK;
-  const ascending = page.min_id !== undefined;
-  const lower = page.min_id ?? page.since_id;
-  if (page.max_id !== undefined && lower !== undefined) {
-    // Nothing lies strictly between them; DynamoDB refuses a BETWEEN whose bounds are inverted.
-    if (BigInt(lower) >= BigInt(page.max_id)) return [];
-    conds.push('SK BETWEEN :lo AND :hi');
-    // BETWEEN is inclusive: the bounds themselves are dropped below.
-    values[':lo'] = pad(lower);
-    values[':hi'] = pad(page.max_id);
-  } else if (page.max_id !== undefined) {
-    conds.push('SK < :hi');
-    values[':hi'] = pad(page.max_id);
-  } else if (lower !== undefined) {
-    conds.push('SK > :lo');
-    values[':lo'] = pad(lower);
-  }
-  const { items } = await query(
-    {
-      KeyConditionExpression: conds.join(' AND '),
-      ExpressionAttributeValues: values,
-      ScanIndexForward: ascending,
-      Limit: page.limit + 2,
-    },
-    scheduledItem,
-  );
-  const kept = items.filter((s) => s.id !== page.max_id && s.id !== lower).slice(0, page.limit);
-  return ascending ? kept.reverse() : kept;
-}
+export const scheduledOf = (accountId: string, page: Page): Promise<Scheduled[]> =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.scheduledPartition(accountId) }, page, scheduledItem);
 
 /** Due entries up to `now`, oldest first. */
 export async function dueScheduled(now: number, limit: number): Promise<ScheduledDue[]> {

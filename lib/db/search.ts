@@ -22,22 +22,25 @@ export function searchWords(text: string): string[] {
 
 const indexEntry = z.object({ statusId: z.string() });
 
-function wordKey(status: Status, word: string): Key {
-  return status.visibility === 'public' ? keys.searchWord(word, status.id) : keys.ownSearchWord(status.accountId, word, status.id);
+function wordKey(status: Status, word: string, shared: boolean): Key {
+  return shared ? keys.searchWord(word, status.id) : keys.ownSearchWord(status.accountId, word, status.id);
 }
 
-/** The index items of a status: its words (text and content warning) and its hashtag names. Reblogs have none. */
-export function searchIndexRecords(status: Status): (Key & Item)[] {
+/**
+ * The index items of a status: its words (text and content warning) and its hashtag names. Reblogs have none.
+ * `shared`: words go to everyone's index, else only to the author's own (lib/policy's searchableByAnyone decides).
+ */
+export function searchIndexRecords(status: Status, shared: boolean): (Key & Item)[] {
   if (status.reblogOfId) return [];
   const words = searchWords(`${status.spoilerText} ${status.text}`).slice(0, MAX_INDEXED_WORDS);
   return [
-    ...words.map((word) => ({ ...wordKey(status, word), statusId: status.id })),
+    ...words.map((word) => ({ ...wordKey(status, word, shared), statusId: status.id })),
     ...status.tags.map((tag) => ({ ...keys.tagName(tag), name: tag })),
   ];
 }
 
-export async function writeSearchIndex(status: Status): Promise<void> {
-  const records = searchIndexRecords(status);
+export async function writeSearchIndex(status: Status, shared: boolean): Promise<void> {
+  const records = searchIndexRecords(status, shared);
   if (records.length > 0) await batchWrite(records);
 }
 
@@ -59,10 +62,10 @@ export async function statusIdsByWord(word: string, ownerId: string | undefined,
   return { ids: page.items.map((e) => e.statusId), lastKey: page.lastKey };
 }
 
-/** Which of these statuses are indexed under every one of `words` (one batch read). */
-export async function statusesHavingWords(statuses: Status[], words: string[]): Promise<Set<string>> {
+/** Which of these statuses, found in the shared index or their authors' own (`shared`), are indexed there under every one of `words` (one batch read). */
+export async function statusesHavingWords(statuses: Status[], words: string[], shared: boolean): Promise<Set<string>> {
   if (words.length === 0) return new Set(statuses.map((s) => s.id));
-  const wanted = statuses.flatMap((s) => words.map((w) => wordKey(s, w)));
+  const wanted = statuses.flatMap((s) => words.map((w) => wordKey(s, w, shared)));
   const found = await batchGet(wanted, indexEntry);
   const counts = new Map<string, number>();
   for (const e of found.values()) counts.set(e.statusId, (counts.get(e.statusId) ?? 0) + 1);

@@ -53,7 +53,8 @@ export const statusRecord = (status: Status) => ({
   ...statusItem.parse(status),
 });
 
-export const statusById = (id: string) => getItem(keys.status(id), statusItem);
+/** A status by id; `consistent` reads it strongly consistently (it includes a change just committed). */
+export const statusById = (id: string, consistent = false) => getItem(keys.status(id), statusItem, consistent);
 
 /** Many statuses in one batch read; missing (deleted) ones are absent from the map. */
 export async function statusesByIds(ids: string[]): Promise<Map<string, Status>> {

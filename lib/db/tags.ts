@@ -12,7 +12,6 @@ import { z } from 'zod';
 import type { Status } from './statuses';
 import { keys } from './keys';
 import { batchGet, getItem, putItem, queryAll, updateItem } from './table';
-import { extractEntities, normalizeTag } from '../text/status';
 
 export const HISTORY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,28 +45,22 @@ export type AccountTag = z.infer<typeof accountTagItem>;
 const accountTagDayItem = z.object({ SK: z.string(), name: z.string(), uses: z.number().int().default(0) });
 const presence = z.object({ PK: z.string() });
 
-/** The spelling of each tag as first written in the status (the stored tags are normalized). */
-function displayNames(status: Status): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const e of extractEntities(status.text)) {
-    if (e.kind !== 'hashtag') continue;
-    const tag = normalizeTag(e.tag);
-    if (!names.has(tag)) names.set(tag, e.tag);
-  }
-  return names;
-}
+/** How far a status's hashtag uses count: nowhere, the author's recent uses, also their featured tags, also trends. */
+export type TagUseReach = 'none' | 'author' | 'featured' | 'trending';
 
 /**
  * Counts a new status's tags once (SQS may deliver the fan-out twice: a marker
  * per status decides, so a crash after it under-counts rather than doubles).
- * Reblogs and direct statuses count nothing.
+ * Reblogs count nothing; how far the others count is `reach`, which lib/policy
+ * decides from the status's visibility (tagUseReach). `names`: the spelling of
+ * each tag as first written in the status (lib/text's tagDisplayNames; the
+ * stored tags are normalized), kept as the tag's name when it is first used.
  */
-export async function recordTagUses(status: Status): Promise<boolean> {
-  if (status.reblogOfId || status.tags.length === 0 || status.visibility === 'direct') return false;
+export async function recordTagUses(status: Status, reach: TagUseReach, names: Map<string, string>): Promise<boolean> {
+  if (status.reblogOfId || status.tags.length === 0 || reach === 'none') return false;
   const day = dayOf(new Date(status.createdAt));
   const first = await putItem({ ...keys.tagUseCounted(status.id), expiresAt: expiry(day) }, { ifAbsent: true });
   if (!first) return false;
-  const names = displayNames(status);
   await Promise.all(
     status.tags.map(async (tag) => {
       const name = names.get(tag) ?? tag;
@@ -89,7 +82,7 @@ export async function recordTagUses(status: Status): Promise<boolean> {
         },
         z.unknown(),
       );
-      if (status.visibility === 'private') return;
+      if (reach === 'author') return;
       await updateItem(
         {
           Key: keys.accountTag(status.accountId, tag),
@@ -99,7 +92,7 @@ export async function recordTagUses(status: Status): Promise<boolean> {
         },
         z.unknown(),
       );
-      if (status.visibility !== 'public') return;
+      if (reach !== 'trending') return;
       const newAccount = await putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true });
       await updateItem(
         {

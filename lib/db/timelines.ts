@@ -4,11 +4,15 @@
 // so a page is one Query plus one batch read of the statuses.
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { ID_WIDTH, padId } from '../ids';
+import { pageRange, type IdRange } from '../paging';
 import { followItem, type Follow } from './follows';
+import { idRangeKeyCondition } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import type { Status } from './statuses';
 import { batchGet, batchWrite, expiresIn, getItem, putItem, query, updateItem, type Item } from './table';
+
+/** A page of a timeline: its statuses, newest first, and the ids the Link header points from. */
+export type TimelinePage = { statuses: Status[]; newest?: string; oldest?: string };
 
 export const timelineEntry = z.object({
   statusId: z.string(),
@@ -34,12 +38,11 @@ export const homeEntryRecord = (ownerId: string, status: Status, hasMedia: boole
 });
 
 /**
- * Public and hashtag entries of a status: public visibility only, no reblogs,
- * and no replies to other accounts (Mastodon's public timelines leave those out).
+ * Public and hashtag entries of a status; none unless `listed` (whether it enters
+ * the public timelines is lib/policy's entersPublicTimelines, asked by the caller).
  */
-export function publicEntryRecords(status: Status, hasMedia: boolean) {
-  if (status.visibility !== 'public' || status.reblogOfId) return [];
-  if (status.inReplyToAccountId && status.inReplyToAccountId !== status.accountId) return [];
+export function publicEntryRecords(status: Status, hasMedia: boolean, listed: boolean) {
+  if (!listed) return [];
   const entry = entryOf(status, hasMedia);
   return [
     { ...keys.publicEntry('all', status.id), ...entry },
@@ -49,32 +52,6 @@ export function publicEntryRecords(status: Status, hasMedia: boolean) {
 }
 
 // ---- reading timelines (max_id / since_id / min_id as key ranges) ----
-
-/** A page request on an id-sorted partition: bounds are exclusive, as Mastodon's. */
-export type IdRange = { max_id?: string; since_id?: string; min_id?: string };
-
-const LARGEST = 10n ** BigInt(ID_WIDTH) - 1n;
-
-/**
- * The sort-key condition of a page. `min_id` wins over `since_id` and reads
- * upwards (the page immediately newer); otherwise the page reads downwards.
- * Answers undefined when the range is empty (e.g. `max_id=0`).
- */
-export function idRangeCondition(range: IdRange, sortKey = 'SK'): { condition?: string; values: Item; ascending: boolean } | undefined {
-  const lowerId = range.min_id ?? range.since_id;
-  const lower = lowerId === undefined ? undefined : BigInt(lowerId) + 1n;
-  const upper = range.max_id === undefined ? undefined : BigInt(range.max_id) - 1n;
-  const ascending = range.min_id !== undefined;
-  if (lower !== undefined && lower > LARGEST) return undefined;
-  if (upper !== undefined && upper < 0n) return undefined;
-  if (lower !== undefined && upper !== undefined && lower > upper) return undefined;
-  const lo = lower === undefined ? undefined : padId(lower.toString());
-  const hi = upper === undefined ? undefined : padId((upper > LARGEST ? LARGEST : upper).toString());
-  if (lo !== undefined && hi !== undefined) return { condition: `${sortKey} BETWEEN :lo AND :hi`, values: { ':lo': lo, ':hi': hi }, ascending };
-  if (lo !== undefined) return { condition: `${sortKey} >= :lo`, values: { ':lo': lo }, ascending };
-  if (hi !== undefined) return { condition: `${sortKey} <= :hi`, values: { ':hi': hi }, ascending };
-  return { values: {}, ascending };
-}
 
 /** Newest-first order of ids (ascending when reading a min_id page). */
 const compareIds = (a: string, b: string) => {
@@ -89,19 +66,18 @@ const compareIds = (a: string, b: string) => {
  * call to `next(n)` answers the following n entries, fewer only at the end.
  */
 export function timelineEntries(partitions: string[], range: IdRange) {
-  const cond = idRangeCondition(range);
-  const ascending = cond?.ascending ?? false;
+  const bounds = pageRange(range);
+  const ascending = bounds?.ascending ?? false;
   type Source = { pk: string; buffer: TimelineEntry[]; lastKey?: Item; done: boolean };
-  const sources: Source[] = [...new Set(partitions)].map((pk) => ({ pk, buffer: [], done: cond === undefined }));
+  const sources: Source[] = [...new Set(partitions)].map((pk) => ({ pk, buffer: [], done: bounds === undefined }));
   const seen = new Set<string>();
   const before = (a: TimelineEntry, b: TimelineEntry) => (ascending ? compareIds(a.statusId, b.statusId) < 0 : compareIds(a.statusId, b.statusId) > 0);
 
   const fill = async (source: Source, want: number) => {
+    const cond = idRangeKeyCondition({ partitionAttr: 'PK', sortAttr: 'SK', partition: source.pk }, range);
     if (source.done || source.buffer.length >= want || !cond) return;
     const input: Omit<QueryCommandInput, 'TableName'> = {
-      KeyConditionExpression: cond.condition ? `PK = :pk AND ${cond.condition}` : 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': source.pk, ...cond.values },
-      ScanIndexForward: ascending,
+      ...cond,
       Limit: Math.max(want - source.buffer.length, 1),
       ExclusiveStartKey: source.lastKey,
     };
@@ -168,6 +144,12 @@ export async function collectPage<T>(
   return out.slice(0, limit);
 }
 
+/** Entries of the public timeline (`local`: only this instance's statuses) in an id range. */
+export const publicTimelineEntries = (local: boolean, range: IdRange) => timelineEntries([keys.publicPartition(local ? 'local' : 'all')], range);
+
+/** Entries of one or more hashtag timelines, merged, in an id range. */
+export const tagTimelineEntries = (tags: string[], range: IdRange) => timelineEntries(tags.map((t) => keys.tagPartition(t)), range);
+
 /** A page of an account's home feed, newest first (ascending then reversed for min_id). */
 export async function homeTimelinePage(ownerId: string, range: IdRange, limit: number, keep: (e: TimelineEntry) => boolean = () => true) {
   const source = timelineEntries([keys.homePartition(ownerId)], range);
@@ -178,7 +160,7 @@ export async function homeTimelinePage(ownerId: string, range: IdRange, limit: n
 // ---- fan-out writes ----
 
 /** One page of an account's followers (GSI1), with the key to continue from. */
-export async function followersPage(followedId: string, startKey?: Item, pageSize?: number): Promise<{ items: Follow[]; lastKey?: Item }> {
+export async function followerEdgesFrom(followedId: string, startKey?: Item, pageSize?: number): Promise<{ items: Follow[]; lastKey?: Item }> {
   return query(
     {
       IndexName: GSI1,
@@ -198,7 +180,7 @@ export async function followersPage(followedId: string, startKey?: Item, pageSiz
  */
 export async function followersAfter(followedId: string, after: string | undefined, pageSize: number): Promise<{ items: Follow[]; next?: string }> {
   const start = after === undefined ? undefined : { ...keys.follow(after, followedId), ...gsi1.follower(followedId, after) };
-  const page = await followersPage(followedId, start, pageSize);
+  const page = await followerEdgesFrom(followedId, start, pageSize);
   const last = page.items.at(-1);
   return { items: page.items, next: page.lastKey && last ? last.followerId : undefined };
 }

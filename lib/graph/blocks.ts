@@ -1,8 +1,8 @@
 // Blocking and muting (Mastodon's BlockService / UnblockService / MuteService):
 // a block severs the follows and pending requests both ways in one transaction
 // and takes each account's statuses out of the other's home; a mute only hides.
-// What they hide on read is decided in lib/graph/hidden.ts.
-import { isVisible } from '../accounts/lookup';
+// What they hide on read is decided in lib/policy/hidden.ts.
+import { isVisible } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { blocksPage, createBlock, deleteBlock, deleteMute, mutesPage, putMute } from '../db/blocks';
 import { graphStates, type GraphState } from '../db/follows';
@@ -10,8 +10,8 @@ import { unmergeFromHome } from '../db/home_merge';
 import { nowIso } from '../db/table';
 import { notFound } from '../errors';
 import { isId, newId } from '../ids';
-import type { Page } from '../http/link';
-import type { AccountPage } from './lists';
+import type { Page } from '../paging';
+import type { AccountPage } from './followers_following';
 import { renderRelationship, type Relationship } from './relationships';
 
 /** The target and the state between it and the viewer in one batch read; 404 for unknown, hidden or self. */

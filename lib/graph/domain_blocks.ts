@@ -2,7 +2,7 @@
 // AfterBlockDomainFromAccountService). Blocking a domain removes the followers
 // and pending follow requests from it (Mastodon 3.x) and clears the user's
 // notifications from it (as Mastodon 4.x does); what it hides on read, and the
-// notifications it keeps out afterwards, is decided in lib/graph/hidden.ts.
+// notifications it keeps out afterwards, is decided in lib/policy/hidden.ts.
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { accountsByIds, type Account } from '../db/accounts';
@@ -18,8 +18,8 @@ import {
   removeFollowRequests,
 } from '../db/domain_blocks';
 import { nowIso, type Item } from '../db/table';
-import { followersPage } from '../db/timelines';
-import type { Page } from '../http/link';
+import { followerEdgesFrom } from '../db/timelines';
+import type { Page } from '../paging';
 import { newId } from '../ids';
 import { log } from '../log';
 
@@ -109,7 +109,7 @@ export async function afterDomainBlock(accountId: string, domain: string) {
   let requestsRejected = 0;
   let notificationsCleared = 0;
   await eachPage(
-    (start) => followersPage(accountId, start),
+    (start) => followerEdgesFrom(accountId, start),
     async (edges) => {
       const remote = await onDomain(edges.map((e) => e.followerId), domain);
       if (remote.size > 0) followersRemoved += await removeFollowers(accountId, [...remote]);

@@ -2,7 +2,7 @@
 // of an unlocked account is one transaction (edge + both counters) and merges the
 // followed account's recent statuses into the follower's home; a locked account
 // gets a follow request instead. Following again only changes the options given.
-import { isVisible } from '../accounts/lookup';
+import { isVisible } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import {
   createFollow,

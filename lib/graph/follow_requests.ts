@@ -1,16 +1,16 @@
 // Follow requests of a locked account (Mastodon's AuthorizeFollowService /
 // RejectFollowService): list, authorize (the request becomes a follow and the
 // follower's home is backfilled by the delivery rule), reject.
-import { isVisible } from '../accounts/lookup';
+import { isVisible } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { authorizeFollowRequest, followRequestsPage } from '../db/follow_requests';
 import { deleteFollowRequest, graphStates, type FollowRequest, type GraphState } from '../db/follows';
 import { nowIso } from '../db/table';
 import { notFound } from '../errors';
 import { isId, newId } from '../ids';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 import { mergeIntoHome } from './home';
-import type { AccountPage } from './lists';
+import type { AccountPage } from './followers_following';
 import { renderRelationship, type Relationship } from './relationships';
 
 /** A page of requesters; the Link header pages by request id. */

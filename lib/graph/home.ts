@@ -1,11 +1,11 @@
 // A new follow merges the followed account's latest statuses into the follower's
 // home (Mastodon's MergeWorker), by the same rule the fan-out applies to new
-// statuses (lib/timelines/delivery.ts), so home looks as if the follow had always been.
+// statuses (lib/policy/delivery.ts), so home looks as if the follow had always been.
 import { followEdges } from '../db/follows';
 import { accountStatusesPage } from '../db/account_statuses';
-import { writeHomeEntries } from '../db/home_merge';
+import { putHomeEntries } from '../db/home_merge';
 import { statusesByIds, type Status } from '../db/statuses';
-import { entersHome, repliedToThirdParty } from '../timelines/delivery';
+import { entersHome, repliedToThirdParty } from '../policy';
 
 /** How many of the followed account's latest statuses and reblogs a follow considers. */
 export const MERGE_LIMIT = 20;
@@ -24,6 +24,6 @@ export async function mergeIntoHome(ownerId: string, authorId: string, showReblo
     return entersHome(status, { accountId: ownerId, follows: { showReblogs }, followsRepliedTo: third !== undefined && followed.has(third) });
   });
   const hasMedia = (s: Status) => ((s.reblogOfId ? originals.get(s.reblogOfId) : s)?.mediaIds.length ?? 0) > 0;
-  await writeHomeEntries(ownerId, admitted.map((status) => ({ status, hasMedia: hasMedia(status) })));
+  await putHomeEntries(ownerId, admitted.map((status) => ({ status, hasMedia: hasMedia(status) })));
   return admitted.length;
 }

@@ -1,7 +1,7 @@
 // Relationship entity (https://docs.joinmastodon.org/entities/Relationship/) between
 // the viewer and other accounts. Endorsements and notes come in a later issue:
 // false / '' until then.
-import { isVisible } from '../accounts/lookup';
+import { isVisible } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import { graphStates, type GraphState } from '../db/follows';
 import { isId } from '../ids';

@@ -9,14 +9,14 @@
 // blocked account's profile stays reachable by id and by lookup anyway. The other,
 // partial matches leave out accounts blocked either way, as Mastodon's search index
 // query does; mutes do not hide them.
-import { isVisible } from '../accounts/lookup';
-import { USERNAME_MAX } from '../accounts/register';
+import { isVisible } from '../policy/accounts';
+import { USERNAME_MAX } from '../text/limits';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
 import { usernamesByPrefix } from '../db/usernames';
 import type { Item } from '../db/table';
 import { config } from '../config';
-import { hiddenFor } from './hidden';
+import { hiddenFor, hidesAccount } from '../policy';
 
 /** How many index Queries one search may make while filling a page. */
 const MAX_CALLS = 5;
@@ -41,8 +41,8 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
   const prefix = usernamePrefix(input.q);
   if (prefix === undefined || input.limit < 1) return [];
   const wanted = input.offset + input.limit;
-  const { blocked, domains } = await hiddenFor(viewer.id);
-  const hidden = (a: Account) => blocked.has(a.id) || (a.domain !== null && domains.has(a.domain));
+  const hiddenSets = await hiddenFor(viewer.id);
+  const hidden = (a: Account) => hidesAccount(hiddenSets, a);
   const isExact = (a: Account) => a.domain === null && a.username.toLowerCase() === prefix;
   const found: Account[] = [];
   let start: Item | undefined;

@@ -5,7 +5,7 @@ import { addBookmark, bookmarkOf, removeBookmark } from '../db/interactions';
 import type { Status } from '../db/statuses';
 import { notFound } from '../errors';
 import { isId } from '../ids';
-import { currentStatus, interactionTarget } from './statuses';
+import { currentStatus, interactionTarget } from './target';
 
 export async function bookmark(viewer: Account, id: string): Promise<Status> {
   const { shown, target } = await interactionTarget(id, viewer);

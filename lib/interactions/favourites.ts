@@ -7,7 +7,7 @@ import type { Status } from '../db/statuses';
 import { notFound } from '../errors';
 import { isId } from '../ids';
 import { enqueue } from '../queue';
-import { currentStatus, interactionTarget } from './statuses';
+import { currentStatus, interactionTarget } from './target';
 
 /** Favourites the status (a reblog's original); answers the status to render. */
 export async function favourite(viewer: Account, id: string): Promise<Status> {

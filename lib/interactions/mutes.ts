@@ -4,8 +4,8 @@
 import type { Account } from '../db/accounts';
 import { muteConversation, unmuteConversation } from '../db/interactions';
 import type { Status } from '../db/statuses';
-import { viewableStatus } from '../statuses/visibility';
-import { currentStatus } from './statuses';
+import { viewableStatus } from '../policy';
+import { currentStatus } from './target';
 
 export async function mute(viewer: Account, id: string): Promise<Status> {
   const status = await viewableStatus(id, viewer);

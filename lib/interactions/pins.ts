@@ -4,8 +4,8 @@ import type { Account } from '../db/accounts';
 import { MAX_PINS, addPin, pinCount, pinOf, removePin } from '../db/interactions';
 import type { Status } from '../db/statuses';
 import { notFound, unprocessable } from '../errors';
-import { viewableStatus } from '../statuses/visibility';
-import { currentStatus } from './statuses';
+import { isDirect, viewableStatus } from '../policy';
+import { currentStatus } from './target';
 
 // Mastodon 3.5's texts (statuses.pin_errors), joined as ActiveRecord does.
 const PIN_ERRORS = {
@@ -22,7 +22,7 @@ export async function pin(viewer: Account, id: string): Promise<Status> {
   const problems: string[] = [];
   if (status.reblogOfId) problems.push(PIN_ERRORS.reblog);
   if (status.accountId !== viewer.id) problems.push(PIN_ERRORS.ownership);
-  if (status.visibility === 'direct') problems.push(PIN_ERRORS.direct);
+  if (isDirect(status)) problems.push(PIN_ERRORS.direct);
   if (problems.length > 0) throw invalid(problems);
   // Pinning a pinned status changes nothing, even at the limit.
   if (await pinOf(viewer.id, status.id)) return currentStatus(status.id);

@@ -4,7 +4,7 @@ import type { Account } from '../db/accounts';
 import { castVote, isExpired, pollById, pollVote, type Poll } from '../db/polls';
 import { notFound, unprocessable } from '../errors';
 import { isId } from '../ids';
-import { viewableStatus } from '../statuses/visibility';
+import { viewableStatus } from '../policy';
 
 // Mastodon 3.5's texts (polls.errors), as ActiveRecord reports them.
 const POLL_ERRORS = {

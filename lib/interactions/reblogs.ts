@@ -7,14 +7,14 @@ import { statusById, statusItem, type Status } from '../db/statuses';
 import { forbidden, notFound } from '../errors';
 import { isId, newId } from '../ids';
 import { enqueue } from '../queue';
-import { viewableStatus } from '../statuses/visibility';
-import { currentStatus, interactionTarget } from './statuses';
+import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
+import { currentStatus, interactionTarget } from './target';
 
 export type ReblogVisibility = 'public' | 'unlisted' | 'private';
 
 /** The reblog's visibility: a private original keeps its own; else the request's, else the account's default. */
 function reblogVisibility(original: Status, viewer: Account, requested: ReblogVisibility | undefined): Status['visibility'] {
-  if (original.visibility === 'private' || original.visibility === 'direct') return original.visibility;
+  if (reblogKeepsVisibility(original)) return original.visibility;
   if (requested) return requested;
   return viewer.privacy === 'direct' ? 'public' : viewer.privacy;
 }
@@ -22,8 +22,7 @@ function reblogVisibility(original: Status, viewer: Account, requested: ReblogVi
 /** Reblogs the status (a reblog's original); answers the reblog, new or the one made before. */
 export async function reblog(viewer: Account, id: string, requested?: ReblogVisibility): Promise<Status> {
   const { target: original } = await interactionTarget(id, viewer);
-  // StatusPolicy#reblog?: never a direct message, a private status only by its author.
-  if (original.visibility === 'direct' || (original.visibility === 'private' && original.accountId !== viewer.id)) throw forbidden();
+  if (!mayReblog(viewer, original)) throw forbidden();
 
   const existing = await reblogFlagOf(viewer.id, original.id);
   if (existing) return currentStatus(existing.reblogId);

@@ -2,15 +2,15 @@
 // members who must be followed, and the list timeline. Memberships and entries
 // are written here and by the fan-out (lib/lists/delivery.ts).
 import { z } from 'zod';
-import { isVisible, visibleAccountById } from '../accounts/lookup';
+import { isVisible, visibleAccountById } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
-import { keys } from '../db/keys';
 import {
+  addListMembers,
   changeList,
   destroyList,
-  listMemberRecord,
   listMembersPage,
+  listTimelineEntries,
   listOf,
   listsByIds,
   listsOf,
@@ -18,23 +18,22 @@ import {
   ownerMembershipsOf,
   putList,
   removeAccountEntries,
+  removeListMembers,
+  removeMemberships,
   repliesPolicies,
   type List,
   type ListMember,
   type RepliesPolicy,
 } from '../db/lists';
 import { statusesByIds, type Status } from '../db/statuses';
-import { batchWrite, transact, type TransactItem } from '../db/table';
-import { collectPage, timelineEntries, type TimelineEntry } from '../db/timelines';
+import { collectPage, type TimelineEntry } from '../db/timelines';
 import { notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
-import type { Page } from '../http/link';
-import { text } from '../http/validate';
+import type { Page } from '../paging';
+import { oneOrMany, text } from '../schema';
 import { RAW_CAPS } from '../text/limits';
-import { dropIrreversiblyFiltered } from '../filters';
-import { filterHidden } from '../graph/hidden';
-import { filterViewable } from '../statuses/visibility';
-import type { TimelinePage } from '../timelines/read';
+import { visibleTo } from '../policy';
+import type { TimelinePage } from '../db/timelines';
 import { backfillList } from './delivery';
 
 /** Mastodon's List::TITLE_LENGTH_LIMIT. */
@@ -44,8 +43,7 @@ export const ACCOUNTS_PER_REQUEST = 40;
 
 export const listTitle = text(TITLE_MAX).trim().min(1, "can't be blank");
 export const repliesPolicy = z.enum(repliesPolicies, { errorMap: () => ({ message: 'must be one of followed, list, none' }) });
-export const accountIds = z
-  .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string({ invalid_type_error: 'must be an id' }).regex(/^\d{1,20}$/, 'must be an id'), { invalid_type_error: 'must be a list of ids' }))
+export const accountIds = oneOrMany(z.array(z.string({ invalid_type_error: 'must be an id' }).regex(/^\d{1,20}$/, 'must be an id'), { invalid_type_error: 'must be a list of ids' }))
   .refine((ids) => ids.length > 0, "can't be blank")
   .refine((ids) => ids.length <= ACCOUNTS_PER_REQUEST, `is too long (maximum is ${ACCOUNTS_PER_REQUEST} accounts)`)
   .transform((ids) => [...new Set(ids)]);
@@ -92,18 +90,10 @@ export async function addAccounts(owner: Account, id: string, ids: string[]): Pr
   if (taken.size > 0) throw unprocessable('Validation failed: Account has already been taken');
   const now = new Date().toISOString();
   const members: ListMember[] = ids.map((accountId) => ({ listId: list.id, ownerId: owner.id, accountId, createdAt: now }));
-  const items: TransactItem[] = [
-    { ConditionCheck: { Key: keys.list(owner.id, list.id), ConditionExpression: 'attribute_exists(PK)' } },
-    ...members.flatMap((m): TransactItem[] => [
-      { Put: { Item: listMemberRecord(m), ConditionExpression: 'attribute_not_exists(PK)' } },
-      { ConditionCheck: { Key: keys.follow(owner.id, m.accountId), ConditionExpression: 'attribute_exists(PK)' } },
-    ]),
-  ];
-  const result = await transact(items);
-  if (!result.ok) {
-    if (result.failed.includes(0)) throw notFound();
-    // Odd indexes are memberships (already there), even ones follow edges (gone meanwhile).
-    if (result.failed.some((i) => i % 2 === 1)) throw unprocessable('Validation failed: Account has already been taken');
+  const result = await addListMembers(owner.id, list.id, members);
+  if ('failed' in result) {
+    if (result.failed === 'list-gone') throw notFound();
+    if (result.failed === 'already-member') throw unprocessable('Validation failed: Account has already been taken');
     throw unprocessable('Validation failed: Follow must exist');
   }
   for (const m of members) {
@@ -116,7 +106,7 @@ export async function addAccounts(owner: Account, id: string, ids: string[]): Pr
 export async function removeAccounts(owner: Account, id: string, ids: string[]): Promise<void> {
   const list = await ownList(owner, id);
   const members = [...(await membersAmong(list.id, ids))];
-  await batchWrite([], members.map((a) => keys.listMember(list.id, a)));
+  await removeListMembers(list.id, members);
   for (const accountId of members) await removeAccountEntries(list.id, accountId);
 }
 
@@ -127,7 +117,7 @@ export async function removeAccounts(owner: Account, id: string, ids: string[]):
  */
 export async function leaveOwnerLists(ownerId: string, accountId: string): Promise<void> {
   const memberships = await ownerMembershipsOf(accountId, ownerId);
-  await batchWrite([], memberships.map((m) => keys.listMember(m.listId, accountId)));
+  await removeMemberships(memberships);
   for (const m of memberships) await removeAccountEntries(m.listId, accountId);
 }
 
@@ -153,13 +143,11 @@ export async function listsContaining(owner: Account, accountId: string): Promis
 /** A page of a list timeline: one Query of its entries, one batch read of the statuses, the visibility check. */
 export async function listTimeline(owner: Account, id: string, page: Page): Promise<TimelinePage> {
   const list = await ownList(owner, id);
-  const source = timelineEntries([keys.listPartition(list.id)], page);
+  const source = listTimelineEntries(list.id, page);
   const read = await collectPage(source, page.limit, (batch: TimelineEntry[]) => batch);
   const entries = page.min_id !== undefined ? read.reverse() : read;
   const byId = await statusesByIds(entries.map((e) => e.statusId));
-  const viewable = await filterViewable(entries.flatMap((e): Status[] => { const s = byId.get(e.statusId); return s ? [s] : []; }), owner);
-  // Blocks and mutes filter on read too: entries written before the block stay hidden.
-  // Irreversible home filters added after delivery apply on read, as on home.
-  const statuses = await dropIrreversiblyFiltered(await filterHidden(viewable, owner.id), owner.id, 'home');
+  // Blocks, mutes and irreversible home filters apply on read too: entries written before them stay hidden.
+  const statuses = await visibleTo(owner, entries.flatMap((e): Status[] => { const s = byId.get(e.statusId); return s ? [s] : []; }), 'list');
   return { statuses, newest: entries[0]?.statusId, oldest: entries.at(-1)?.statusId };
 }

@@ -1,11 +1,11 @@
 // Markers: the query and body schemas of /api/v1/markers and the Marker entity.
 import { z } from 'zod';
 import { MARKER_TIMELINES, type Marker, type MarkerTimeline } from '../db/markers';
+import { id, oneOrMany } from '../schema';
 
-const timelineList = z.preprocess(
-  (v) => (v === undefined ? [] : typeof v === 'string' ? [v] : v),
+const timelineList = oneOrMany(
   z.array(z.string({ invalid_type_error: 'must be a string' }).max(64, 'is too long (maximum is 64 characters)'), { invalid_type_error: 'must be a list' }).max(16, 'has too many entries'),
-);
+).default([]);
 
 export const markersQuery = z.object({ timeline: timelineList });
 export type MarkersQuery = z.infer<typeof markersQuery>;
@@ -15,7 +15,7 @@ export const knownTimelines = (names: string[]): MarkerTimeline[] =>
   MARKER_TIMELINES.filter((t) => names.includes(t));
 
 const lastReadId = z.union(
-  [z.string().regex(/^\d{1,20}$/, 'must be an id'), z.number().int().nonnegative().safe().transform(String)],
+  [id, z.number().int().nonnegative().safe().transform(String)],
   { errorMap: () => ({ message: 'must be an id' }) },
 );
 const position = z.object({ last_read_id: lastReadId }, { invalid_type_error: 'must be an object' });

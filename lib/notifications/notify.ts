@@ -7,10 +7,9 @@ import { accountsByIds } from '../db/accounts';
 import { createNotification, statusTypes, type Notification, type NotificationType } from '../db/notifications';
 import { statusById } from '../db/statuses';
 import { nowIso } from '../db/table';
-import { notificationSuppressed } from '../graph/hidden';
 import { newId } from '../ids';
-import { recipientsFilteringOut } from '../filters';
 import { log } from '../log';
+import { mayNotify } from '../policy';
 import { offerPush } from '../push/offer';
 import { publishNotification } from '../streaming/publish';
 
@@ -33,10 +32,8 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const recipient = accounts.get(accountId);
   if (!recipient || recipient.domain !== null) return 'no-recipient';
   if (!accounts.has(fromAccountId)) return 'no-actor';
-  // Blocked either way, or muted with notifications: Mastodon's NotifyService#blocked?.
-  if (await notificationSuppressed(accountId, fromAccountId)) return 'hidden';
-  // Irreversible `notifications` filters of the recipient drop notifications about matching statuses.
-  if (status && (await recipientsFilteringOut(status, [accountId], 'notifications')).size > 0) return 'hidden';
+  // Blocks, notification mutes, domain blocks and irreversible `notifications` filters (lib/policy/receive.ts).
+  if (!(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
 
   const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
   const created = await createNotification(notification);

@@ -4,10 +4,8 @@
 // asks the notify worker to tell each voter and the author, then removes the
 // bucket entry. A redelivered or repeated run is harmless: the worker writes a
 // poll notification once per (recipient, poll status).
-import { z } from 'zod';
-import { keys } from '../db/keys';
-import { pollById, pollExpiryItem, pollVoteItem, type Poll } from '../db/polls';
-import { deleteItem, getItem, queryAll, updateItem } from '../db/table';
+import { pollById, pollExpiryEntries, removePollExpiry, votersOf, type Poll } from '../db/polls';
+import { advanceSweeperWatermark, sweeperWatermark } from '../db/sweeper';
 import { log } from '../log';
 import { enqueue } from '../queue';
 
@@ -18,7 +16,6 @@ const PARALLEL_BUCKETS = 16;
 const PARALLEL_MESSAGES = 10;
 
 const JOB = 'POLLS';
-const watermarkItem = z.object({ lastMinute: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/) });
 
 /** `YYYY-MM-DDTHH:MM` (UTC) of an instant, as lib/db/polls.ts names its buckets. */
 export const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16);
@@ -28,16 +25,9 @@ async function inChunks<T>(items: T[], size: number, each: (item: T) => Promise<
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));
 }
 
-/** Voters of a poll (all pages of its VOTE# items) and its author, each once. */
+/** Voters of a poll (all of them) and its author, each once. */
 async function pollAudience(poll: Poll): Promise<string[]> {
-  const votes = await queryAll(
-    {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :vote)',
-      ExpressionAttributeValues: { ':pk': keys.pollPartition(poll.id), ':vote': 'VOTE#' },
-    },
-    pollVoteItem,
-  );
-  return [...new Set([...votes.map((v) => v.accountId), poll.accountId])];
+  return [...new Set([...(await votersOf(poll.id)), poll.accountId])];
 }
 
 /** Notifies the audience of one due bucket entry, then removes the entry. Answers whether a poll was closed. */
@@ -50,33 +40,18 @@ async function closeEntry(minute: string, pollId: string, now: number): Promise<
       enqueue('notify', { type: 'poll', accountId, fromAccountId: poll.accountId, statusId: poll.statusId }),
     );
   }
-  await deleteItem(keys.pollExpiry(minute, pollId), z.unknown());
+  await removePollExpiry(minute, pollId);
   return poll !== undefined;
 }
 
 async function sweepBucket(minute: string, now: number): Promise<number> {
-  const entries = await queryAll(
-    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.pollExpiryPartition(minute) } },
-    pollExpiryItem,
-  );
+  const entries = await pollExpiryEntries(minute);
   let closed = 0;
   for (const entry of entries) {
     if (new Date(entry.expiresAt).getTime() > now) continue;
     if (await closeEntry(minute, entry.pollId, now)) closed += 1;
   }
   return closed;
-}
-
-async function advanceWatermark(minute: string): Promise<void> {
-  await updateItem(
-    {
-      Key: keys.sweeperWatermark(JOB),
-      UpdateExpression: 'SET lastMinute = :m',
-      ConditionExpression: 'attribute_not_exists(lastMinute) OR lastMinute < :m',
-      ExpressionAttributeValues: { ':m': minute },
-    },
-    watermarkItem,
-  );
 }
 
 export type SweepResult = { buckets: number; closed: number; watermark: string | undefined };
@@ -88,21 +63,21 @@ export type SweepResult = { buckets: number; closed: number; watermark: string |
  */
 export async function closeDuePolls(now: number = Date.now()): Promise<SweepResult> {
   const current = startOf(minuteOf(now));
-  const mark = await getItem(keys.sweeperWatermark(JOB), watermarkItem, true);
-  const first = mark ? startOf(mark.lastMinute) + MINUTE : current - (MAX_MINUTES_PER_RUN - 1) * MINUTE;
+  const mark = await sweeperWatermark(JOB);
+  const first = mark ? startOf(mark) + MINUTE : current - (MAX_MINUTES_PER_RUN - 1) * MINUTE;
   const last = Math.min(current, first + (MAX_MINUTES_PER_RUN - 1) * MINUTE);
   const minutes: string[] = [];
   for (let t = first; t <= last; t += MINUTE) minutes.push(minuteOf(t));
 
   let closed = 0;
-  let watermark = mark?.lastMinute;
+  let watermark = mark;
   for (let i = 0; i < minutes.length; i += PARALLEL_BUCKETS) {
     const chunk = minutes.slice(i, i + PARALLEL_BUCKETS);
     const counts = await Promise.all(chunk.map((minute) => sweepBucket(minute, now)));
     closed += counts.reduce((a, b) => a + b, 0);
     const done = chunk.filter((m) => startOf(m) < current).at(-1);
     if (done) {
-      await advanceWatermark(done);
+      await advanceSweeperWatermark(JOB, done);
       watermark = done;
     }
   }

@@ -3,7 +3,7 @@
 // are ignored rather than refused, as Mastodon's `browserable` scope does.
 import { z } from 'zod';
 import { notificationTypes, type NotificationType } from '../db/notifications';
-import { pageQuery } from '../http/link';
+import { pageQuery } from '../paging';
 import { isId } from '../ids';
 
 export const NOTIFICATIONS_LIMIT = 15;

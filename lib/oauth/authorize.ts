@@ -7,7 +7,7 @@ import type { Account } from '../db/accounts';
 import { appByClientId, type App } from '../db/apps';
 import { saveAuthCode } from '../db/tokens';
 import { html, redirect, type Reply } from '../http/reply';
-import { booleanish } from '../http/validate';
+import { booleanish } from '../schema';
 import { secretToken } from '../ids';
 import { DESCRIPTIONS, missingParam, type OAuthErrorCode } from './errors';
 import { checkLogin, recordSignInLater } from './login';

@@ -15,7 +15,7 @@ import { deletePushSubscription, pushSubscriptionsOf, type PushSubscription } fr
 import { statusById } from '../db/statuses';
 import { config } from '../config';
 import { log } from '../log';
-import type { PushMessage } from './offer';
+import type { PushMessage } from '../queue/messages';
 import { pushPayload } from './payload';
 import { openToken } from './seal';
 import { DEFAULT_RETRY, sendPush, type RetryPolicy, type SendResult } from './send';

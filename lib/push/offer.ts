@@ -1,18 +1,10 @@
 // Hands a stored notification to the push worker (the `push` queue), but only
 // when its recipient has a subscription at all: most accounts have none, and
 // a one-item key-only read is cheaper than a queued message and an invocation.
-import { z } from 'zod';
 import type { Notification } from '../db/notifications';
 import { hasPushSubscriptions } from '../db/push_subscriptions';
-import { isId } from '../ids';
 import { log } from '../log';
 import { enqueue } from '../queue';
-
-const id = z.string().refine(isId, 'must be an id');
-
-/** One message per created notification; the worker reads everything else. */
-export const pushMessage = z.object({ accountId: id, notificationId: id });
-export type PushMessage = z.infer<typeof pushMessage>;
 
 /**
  * Never throws: a push is a courtesy, and the notification (and whatever
@@ -21,7 +13,7 @@ export type PushMessage = z.infer<typeof pushMessage>;
 export async function offerPush(notification: Pick<Notification, 'id' | 'accountId'>): Promise<void> {
   try {
     if (!(await hasPushSubscriptions(notification.accountId))) return;
-    await enqueue('push', { accountId: notification.accountId, notificationId: notification.id } satisfies PushMessage);
+    await enqueue('push', { accountId: notification.accountId, notificationId: notification.id });
   } catch (err) {
     log.warn('push: not queued', { notificationId: notification.id, err });
   }

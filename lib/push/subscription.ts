@@ -18,7 +18,7 @@ import {
 import { nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
 import { notFound, unauthorized, unprocessable } from '../errors';
-import { booleanish } from '../http/validate';
+import { booleanish } from '../schema';
 import { newId } from '../ids';
 import { checkEndpoint, EndpointRefused, MAX_ENDPOINT_LENGTH } from './endpoint';
 import { sealToken } from './seal';

@@ -2,7 +2,8 @@
 // Where SQS exists (AWS, LocalStack) messages go to SQS. The embedded local stack
 // has no SQS emulator, so the same SQS-shaped event is delivered to the worker
 // through serverless-offline's Lambda invoke endpoint as an async (Event)
-// invocation. Tests may register workers to run in-process (`inline`).
+// invocation. Tests may register workers to run in-process (`inline`). Every
+// message is checked against its queue's contract (./messages.ts) before it leaves.
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { InvokeCommand } from '@aws-sdk/client-lambda';
@@ -10,11 +11,11 @@ import type { SQSEvent, SQSRecord, SQSBatchResponse, Context } from 'aws-lambda'
 import { lambda, sqs } from '../aws';
 import { config } from '../config';
 import { log } from '../log';
+import { MalformedMessage, queueMessages, type MessageIn, type QueueName } from './messages';
 
-/** Each queue and the function that consumes it (`<queue>Worker` in serverless.yml). */
-export const QUEUES = ['mail', 'signin', 'fanout', 'notify', 'push'] as const;
-export type QueueName = (typeof QUEUES)[number];
+export { QUEUES, type QueueName } from './messages';
 
+/** The function that consumes each queue (`<queue>Worker` in serverless.yml). */
 export const workerFunction = (queue: QueueName) => `${queue}Worker`;
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -45,7 +46,10 @@ export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
   };
 }
 
-export async function enqueue(queue: QueueName, message: unknown): Promise<void> {
+/** Sends `message` to `queue`'s worker; throws `MalformedMessage`, sending nothing, if it breaks the queue's contract. */
+export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<Q>): Promise<void> {
+  const checked = queueMessages[queue].safeParse(message);
+  if (!checked.success) throw new MalformedMessage(queue, checked.error.issues);
   const mode = config.queueMode;
   if (mode === 'sqs') {
     const QueueUrl = config.queueUrl(queue);

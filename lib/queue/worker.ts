@@ -1,11 +1,14 @@
 // Wraps a message processor into an SQS handler with partial batch responses:
-// a message that fails (or does not parse) is reported, the others are not retried.
+// a message that fails is reported, the others are not retried. Each message is read
+// with its queue's contract (./messages.ts); one that does not parse is dropped.
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
 import { log } from '../log';
 import { loadSecrets } from '../secrets';
+import { queueMessages, type Message, type QueueName } from './messages';
 
-export function worker<S extends z.ZodTypeAny>(name: string, schema: S, process: (message: z.infer<S>) => Promise<void>) {
+export function worker<Q extends QueueName>(queue: Q, process: (message: Message<Q>) => Promise<void>) {
+  const schema: z.ZodType<Message<Q>, z.ZodTypeDef, unknown> = queueMessages[queue];
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     try {
@@ -15,18 +18,18 @@ export function worker<S extends z.ZodTypeAny>(name: string, schema: S, process:
       return { batchItemFailures: (event.Records ?? []).map((record) => ({ itemIdentifier: record.messageId })) };
     }
     for (const record of event.Records ?? []) {
-      let message: z.infer<S>;
+      let message: Message<Q>;
       try {
         message = schema.parse(JSON.parse(record.body));
       } catch (err) {
         // A malformed message will never succeed: drop it loudly rather than retry it forever.
-        log.error('worker: malformed message dropped', { worker: name, messageId: record.messageId, err });
+        log.error('worker: malformed message dropped', { worker: queue, messageId: record.messageId, err });
         continue;
       }
       try {
         await process(message);
       } catch (err) {
-        log.error('worker: message failed', { worker: name, messageId: record.messageId, err });
+        log.error('worker: message failed', { worker: queue, messageId: record.messageId, err });
         batchItemFailures.push({ itemIdentifier: record.messageId });
       }
     }

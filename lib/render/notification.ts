@@ -7,7 +7,7 @@
 import { accountsByIds, type Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
 import { statusesByIds, type Status } from '../db/statuses';
-import { filterViewable } from '../statuses/visibility';
+import { visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { renderStatuses } from './status';
 
@@ -32,7 +32,7 @@ export async function renderNotifications(notifications: Notification[], viewer:
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
     targetStatuses(notifications),
   ]);
-  const visible = await filterViewable([...new Map([...targets.values()].map((s) => [s.id, s])).values()], viewer);
+  const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
   const renderedById = new Map((await renderStatuses(visible, viewer)).map((r) => [String(r.id), r]));
 

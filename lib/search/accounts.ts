@@ -2,12 +2,12 @@
 // exact username first) then display-name prefix (every word of the query must
 // start a word of the display name), through the display-name word index
 // written when a profile's display name changes (lib/accounts/profile.ts).
-import { isVisible } from '../accounts/lookup';
+import { isVisible } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
 import { accountIdsByDisplayNamePrefix, reindexDisplayName, searchWords } from '../db/search';
 import type { Item } from '../db/table';
-import { hiddenFor } from '../graph/hidden';
+import { hiddenFor, hidesAccount } from '../policy';
 import { searchAccounts as searchUsernames } from '../graph/search';
 import { log } from '../log';
 
@@ -17,7 +17,7 @@ const MAX_QUERY_WORDS = 8;
 async function byDisplayName(viewer: Account, q: string, following: boolean, wanted: number): Promise<Account[]> {
   const words = searchWords(q.replace(/^@/, '')).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return [];
-  const { blocked, domains } = await hiddenFor(viewer.id);
+  const hidden = await hiddenFor(viewer.id);
   const driver = [...words].sort((a, b) => b.length - a.length)[0]!;
   const found = new Map<string, Account>();
   let start: Item | undefined;
@@ -29,7 +29,7 @@ async function byDisplayName(viewer: Account, q: string, following: boolean, wan
     const accounts = await accountsByIds(page.ids);
     let matches = page.ids.flatMap((id) => {
       const a = accounts.get(id);
-      if (!a || !isVisible(a) || blocked.has(a.id) || (a.domain !== null && domains.has(a.domain)) || found.has(a.id)) return [];
+      if (!a || !isVisible(a) || hidesAccount(hidden, a) || found.has(a.id)) return [];
       const nameWords = searchWords(a.displayName);
       return words.every((w) => nameWords.some((n) => n.startsWith(w))) ? [a] : [];
     });

@@ -5,14 +5,13 @@
 // through the word index written at posting time (lib/db/search.ts): the
 // longest word drives paged Queries newest first, the other words are checked
 // with one batch read of exact index keys per page (AND), and what remains goes
-// through filterViewable and the viewer's blocks and mutes (lib/graph/hidden.ts). Hashtags: a prefix Query on the tag-name index.
+// through what the viewer may see (lib/policy visibleTo, `search`: visibility, blocks and mutes). Hashtags: a prefix Query on the tag-name index.
 // Accounts: lib/graph/search.ts (username prefix).
 import type { Account } from '../db/accounts';
 import { searchWords, statusesHavingWords, statusIdsByWord, tagNamesByPrefix } from '../db/search';
 import { statusesByIds, type Status } from '../db/statuses';
 import type { Item } from '../db/table';
-import { hiddenAccountIds, withoutHidden } from '../graph/hidden';
-import { filterViewable } from '../statuses/visibility';
+import { hiddenFor, visibleTo, type Hidden } from '../policy';
 import { tagsWithHistory } from '../tags/trends';
 import { normalizeTag } from '../text/status';
 
@@ -28,7 +27,7 @@ const newerFirst = (a: Status, b: Status) => (BigInt(b.id) > BigInt(a.id) ? 1 : 
 /** The newest `wanted` matches from one partition family (public, or the viewer's own). */
 async function fromSource(
   viewer: Account,
-  hidden: Set<string>,
+  hidden: Hidden,
   driver: string,
   others: string[],
   ownerId: string | undefined,
@@ -50,9 +49,9 @@ async function fromSource(
       const s = byId.get(id);
       return s && !s.reblogOfId && (!input.accountId || s.accountId === input.accountId) ? [s] : [];
     });
-    const all = await statusesHavingWords(candidates, others);
+    const all = await statusesHavingWords(candidates, others, ownerId === undefined);
     candidates = candidates.filter((s) => all.has(s.id));
-    found.push(...(await withoutHidden(await filterViewable(candidates, viewer), hidden)));
+    found.push(...(await visibleTo(viewer, candidates, 'search', { hidden })));
     // Ids are newest first: once one is at or below min_id, nothing older can match.
     if (ids.length < page.ids.length) break;
   } while (start && found.length < wanted && calls < MAX_CALLS);
@@ -65,7 +64,7 @@ export async function searchStatuses(viewer: Account, input: StatusSearch): Prom
   const driver = [...words].sort((a, b) => b.length - a.length)[0]!;
   const others = words.filter((w) => w !== driver);
   const wanted = input.offset + input.limit;
-  const hidden = await hiddenAccountIds(viewer.id);
+  const hidden = await hiddenFor(viewer.id);
   const [shared, own] = await Promise.all([
     fromSource(viewer, hidden, driver, others, undefined, input, wanted),
     fromSource(viewer, hidden, driver, others, viewer.id, input, wanted),

@@ -4,8 +4,7 @@
 // (tighter without a signed-in viewer).
 import type { Account } from '../db/accounts';
 import { replyIdsOf, statusById, statusesByIds, type Status } from '../db/statuses';
-import { filterHidden } from '../graph/hidden';
-import { filterViewable } from './visibility';
+import { visibleTo } from '../policy';
 
 const LIMITS = {
   signedIn: { ancestors: 4096, descendants: 4096, depth: 4096 },
@@ -62,7 +61,7 @@ async function descendantsOf(root: Status, limit: number, maxDepth: number): Pro
 export async function statusContext(status: Status, viewer: Account | undefined): Promise<{ ancestors: Status[]; descendants: Status[] }> {
   const limits = viewer ? LIMITS.signedIn : LIMITS.anonymous;
   const [ancestors, descendants] = await Promise.all([ancestorsOf(status, limits.ancestors), descendantsOf(status, limits.descendants, limits.depth)]);
-  const visible = await filterHidden(await filterViewable([...ancestors, ...descendants], viewer), viewer?.id);
+  const visible = await visibleTo(viewer, [...ancestors, ...descendants], 'thread');
   const shown = new Set(visible.map((s) => s.id));
   return { ancestors: ancestors.filter((s) => shown.has(s.id)), descendants: descendants.filter((s) => shown.has(s.id)) };
 }

@@ -6,32 +6,20 @@
 // notifications follow through the queues.
 import type { Account } from '../db/accounts';
 import { mediaByIds } from '../db/media';
-import { pollExpiryRecord, pollRecord, type Poll } from '../db/polls';
-import {
-  countAuthorStatus,
-  countReply,
-  idempotentStatusId,
-  localAccountsByUsernames,
-  putIdempotency,
-  putReply,
-  putStatus,
-  statusById,
-  type Status,
-  type Visibility,
-} from '../db/statuses';
-import { attachMediaItems } from '../db/media';
+import type { Poll } from '../db/polls';
+import type { Scheduled } from '../db/scheduled';
+import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
 import { writeSearchIndex } from '../db/search';
-import { countOnInstance } from '../db/stats';
+import { writeNewStatus } from '../db/status_writes';
 import { recordDirectStatus } from '../conversations';
-import { transferMediaItems } from '../db/scheduled';
-import { homeEntryRecord, publicEntryRecords } from '../db/timelines';
-import { batchWrite, nowIso, transact, type TransactItem } from '../db/table';
+import { nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
 import { sha256 } from '../crypto';
 import { notFound, unprocessable } from '../errors';
 import { newId } from '../ids';
 import { log } from '../log';
 import { enqueue } from '../queue';
+import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import {
@@ -46,7 +34,7 @@ import {
   type ResolvedMention,
 } from '../text/status';
 import { config } from '../config';
-import { viewableStatus } from './visibility';
+import { entersPublicTimelines, searchableByAnyone, viewableStatus } from '../policy';
 
 export const MAX_MEDIA = 4;
 export const POLL_LIMITS = {
@@ -56,9 +44,6 @@ export const POLL_LIMITS = {
   minExpiresIn: 300,
   maxExpiresIn: 2629746,
 };
-/** DynamoDB's transaction limit; tag entries beyond it are written right after. */
-const MAX_TRANSACTION_ITEMS = 100;
-
 export type NewStatus = {
   status?: string;
   mediaIds: string[];
@@ -151,11 +136,11 @@ export type Posted = { status: Status; created: boolean };
 
 /**
  * How a scheduled status is published through this same path: its attachments
- * are reserved for `reservedFor` (the scheduled status id), and `claim` (the
- * conditional delete of the scheduled status) joins the posting transaction, so
- * it is posted at most once; a lost claim throws ClaimLost.
+ * are reserved for it (its id), and its claim (the conditional delete of the
+ * scheduled status) joins the posting transaction, so it is posted at most once;
+ * a lost claim throws ClaimLost.
  */
-export type PublishOptions = { reservedFor?: string; claim?: TransactItem[] };
+export type PublishOptions = { scheduled?: Scheduled };
 
 export class ClaimLost extends Error {}
 
@@ -166,7 +151,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     if (existing) return { status: existing, created: false };
   }
   const pollInput = checkRules(input);
-  await checkMedia(author, input.mediaIds, publish.reservedFor);
+  await checkMedia(author, input.mediaIds, publish.scheduled?.id);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
 
@@ -214,48 +199,23 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     editedAt: null,
   };
 
-  const hasMedia = status.mediaIds.length > 0;
-  const items: TransactItem[] = [
-    putStatus(status),
-    { Put: { Item: homeEntryRecord(author.id, status, hasMedia) } },
-    ...countAuthorStatus(author.id, 1, now),
-  ];
-  const mediaAt = items.length;
-  items.push(...(publish.reservedFor ? transferMediaItems(publish.reservedFor, id, author.id, status.mediaIds) : attachMediaItems(id, author.id, status.mediaIds)));
-  let parentAt = -1;
-  if (parent && status.inReplyToId) {
-    items.push(putReply({ ...status, inReplyToId: status.inReplyToId }));
-    parentAt = items.length;
-    items.push(countReply(parent.id, 1));
-  }
-  if (poll) items.push({ Put: { Item: pollRecord(poll) } }, { Put: { Item: pollExpiryRecord(poll) } });
-  let keyAt = -1;
-  if (keyHash) {
-    keyAt = items.length;
-    items.push(putIdempotency(author.id, keyHash, id));
-  }
-  const claimAt = items.length;
-  items.push(...(publish.claim ?? []));
-  const entries = publicEntryRecords(status, hasMedia);
-  const room = MAX_TRANSACTION_ITEMS - items.length;
-  items.push(...entries.slice(0, room).map((Item): TransactItem => ({ Put: { Item } })));
-
-  const result = await transact(items);
-  if (!result.ok) {
-    if (result.failed.some((i) => i >= claimAt && i < claimAt + (publish.claim?.length ?? 0))) throw new ClaimLost(`scheduled status ${publish.reservedFor ?? ''} already claimed`);
-    if (keyHash && result.failed.includes(keyAt)) {
-      // The same key raced this request and won: answer its status.
-      const existing = await existingStatus(author.id, keyHash);
-      if (existing) return { status: existing, created: false };
+  const written = await writeNewStatus({ status, poll, listed: entersPublicTimelines(status), idempotencyKeyHash: keyHash, scheduled: publish.scheduled });
+  if ('failed' in written) {
+    switch (written.failed) {
+      case 'claim-lost':
+        throw new ClaimLost(`scheduled status ${publish.scheduled?.id ?? ''} already claimed`);
+      case 'idempotency-key-taken': {
+        // The same key raced this request and won: answer its status.
+        const existing = keyHash ? await existingStatus(author.id, keyHash) : undefined;
+        if (existing) return { status: existing, created: false };
+        throw new Error(`posting status ${id}: idempotency key taken, but it names no status`);
+      }
+      case 'media-not-yours':
+        throw invalid('media_ids must name your own media attachments that are not attached to another status');
+      case 'reply-target-gone':
+        throw notFound();
     }
-    if (result.failed.some((i) => i >= mediaAt && i < mediaAt + status.mediaIds.length)) {
-      throw invalid('media_ids must name your own media attachments that are not attached to another status');
-    }
-    if (result.failed.includes(parentAt)) throw notFound();
-    throw new Error(`posting status ${id}: transaction condition failed at ${result.failed.join(',')}`);
   }
-  await countOnInstance('statusCount', 1);
-  if (entries.length > room) await batchWrite(entries.slice(room));
   await indexForSearch(status);
   await recordConversation(status);
 
@@ -266,7 +226,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
 /** Search index items (lib/db/search.ts); the status stands even if indexing fails. */
 async function indexForSearch(status: Status): Promise<void> {
   try {
-    await writeSearchIndex(status);
+    await writeSearchIndex(status, searchableByAnyone(status));
   } catch (err) {
     log.error('search indexing after posting failed', { statusId: status.id, err });
   }
@@ -283,7 +243,7 @@ async function recordConversation(status: Status): Promise<void> {
 
 /** Fan-out to followers' homes and mention notifications; the status stands even if a queue is briefly unavailable. */
 async function afterPosting(status: Status): Promise<void> {
-  const messages: [Parameters<typeof enqueue>[0], unknown][] = [['fanout', { type: 'create', statusId: status.id }]];
+  const messages: Enqueued[] = [['fanout', { type: 'create', statusId: status.id }]];
   for (const m of status.mentions) {
     if (m.id !== status.accountId) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
   }

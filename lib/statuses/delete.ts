@@ -4,22 +4,15 @@
 // delete-and-redraft can attach them again. Followers' home entries go through
 // the fan-out worker. Reblogs of the status are removed too, as Mastodon does.
 import type { Account } from '../db/accounts';
-import { reblogFlagOf, removeReblog } from '../db/interactions';
-import { keys } from '../db/keys';
-import { releaseMediaItems } from '../db/media';
-import { deletePollItems, pollById } from '../db/polls';
-import { countOnInstance } from '../db/stats';
-import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, statusById, type Status } from '../db/statuses';
-import { batchWrite, queryAll, transact, type TransactItem } from '../db/table';
-import { listEntryItem } from '../db/interactions';
-import { publicEntryRecords } from '../db/timelines';
+import { allReblogEntriesOf, reblogFlagOf, removeReblog, removeReblogEntries } from '../db/interactions';
+import { pollById } from '../db/polls';
+import { statusById, type Status } from '../db/statuses';
+import { removeStatus } from '../db/status_writes';
 import { notFound } from '../errors';
 import { isId } from '../ids';
 import { log } from '../log';
+import { deletedVisibility, entersPublicTimelines } from '../policy';
 import { enqueue } from '../queue';
-
-const MAX_TRANSACTION_ITEMS = 100;
-const keyOf = (item: { PK: string; SK: string }) => ({ PK: item.PK, SK: item.SK });
 
 /** The caller's own status; 404 when it is missing or someone else's (the spec's delete rule). */
 export async function ownStatus(owner: Account, id: string): Promise<Status> {
@@ -38,36 +31,9 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
   }
   const poll = status.pollId ? await pollById(status.pollId) : undefined;
   const parent = status.inReplyToId ? await statusById(status.inReplyToId) : undefined;
-  const hasMedia = status.mediaIds.length > 0;
-
-  const build = (withParent: boolean): { items: TransactItem[]; overflow: { PK: string; SK: string }[] } => {
-    const items: TransactItem[] = [
-      deleteOwnStatus(status),
-      { Delete: { Key: keys.homeEntry(status.accountId, status.id) } },
-      ...countAuthorStatus(status.accountId, -1),
-      ...releaseMediaItems(status.id, status.mediaIds),
-      ...(poll ? deletePollItems(poll) : []),
-    ];
-    if (status.inReplyToId) {
-      items.push(deleteReply(status.inReplyToId, status.id));
-      if (withParent) items.push(countReply(status.inReplyToId, -1));
-    }
-    const entries = publicEntryRecords(status, hasMedia).map(keyOf);
-    const room = MAX_TRANSACTION_ITEMS - items.length;
-    items.push(...entries.slice(0, room).map((Key): TransactItem => ({ Delete: { Key } })));
-    return { items, overflow: entries.slice(room) };
-  };
-
-  let plan = build(parent !== undefined);
-  let result = await transact(plan.items);
-  if (!result.ok && !result.failed.includes(0) && parent) {
-    // The parent was deleted meanwhile: its counter no longer matters.
-    plan = build(false);
-    result = await transact(plan.items);
-  }
-  if (!result.ok) throw notFound();
-  await countOnInstance('statusCount', -1);
-  if (plan.overflow.length > 0) await batchWrite([], plan.overflow);
+  // Gone meanwhile, or changed under the transaction: either way there is no such status of the caller's to delete.
+  const removed = await removeStatus(status, { poll, parentExists: parent !== undefined, listed: entersPublicTimelines(status) });
+  if ('failed' in removed) throw notFound();
 
   await removeReblogsOf(status);
   try {
@@ -83,9 +49,7 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
  * timelines (no reblogs, no replies to others); otherwise it is described as unlisted.
  */
 function deletedDescription(status: Status) {
-  const hasMedia = status.mediaIds.length > 0;
-  const wasPublic = publicEntryRecords(status, hasMedia).length > 0;
-  return { visibility: status.visibility === 'public' && !wasPublic ? ('unlisted' as const) : status.visibility, tags: status.tags, hasMedia };
+  return { visibility: deletedVisibility(status), tags: status.tags, hasMedia: status.mediaIds.length > 0 };
 }
 
 /** An undone reblog never reached public, hashtag or direct streams. */
@@ -94,10 +58,7 @@ const REBLOG_DELETED = { visibility: 'unlisted' as const, tags: [], hasMedia: fa
 /** Every reblog of a deleted status goes with it (their home entries through the fan-out). */
 async function removeReblogsOf(status: Status): Promise<void> {
   if (status.reblogOfId) return;
-  const entries = await queryAll(
-    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.statusReblogsPartition(status.id) } },
-    listEntryItem,
-  );
+  const entries = await allReblogEntriesOf(status.id);
   for (const entry of entries) {
     const flag = await reblogFlagOf(entry.accountId, status.id);
     if (!flag) continue;
@@ -109,7 +70,7 @@ async function removeReblogsOf(status: Status): Promise<void> {
     }
   }
   // The reblogged_by list of a deleted status is unreachable; clear it anyway.
-  if (entries.length > 0) await batchWrite([], entries.map((e) => keys.statusReblogs(status.id, e.id)));
+  if (entries.length > 0) await removeReblogEntries(status.id, entries);
 }
 
 /** DELETE on one's own reblog undoes it, as unreblogging does (flag, list entry, counters). */

@@ -2,29 +2,26 @@
 // with `scheduled_at` stores the validated params instead of posting, reserving
 // the attachments; the sweeper publishes every due one through postStatus, the
 // claim inside the posting transaction making it happen exactly once.
-import { z } from 'zod';
 import type { Account } from '../db/accounts';
 import { accountById } from '../db/accounts';
-import { attachMediaItems } from '../db/media';
 import { appByClientId } from '../db/apps';
 import {
-  claimScheduledItems,
   dueScheduled,
-  putScheduledItems,
+  removeDueEntry,
   removeScheduled,
   rescheduleItem,
   scheduledById,
   type Scheduled,
   type ScheduledDue,
+  writeScheduled,
 } from '../db/scheduled';
-import { deleteItem, nowIso, transact } from '../db/table';
-import { keys } from '../db/keys';
+import { nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
 import { HttpError, notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
 import { log } from '../log';
 import { checkMedia, checkRules, ClaimLost, postStatus, type NewStatus } from './create';
-import { viewableStatus } from './visibility';
+import { viewableStatus } from '../policy';
 
 /** Mastodon's ScheduledStatus::MINIMUM_OFFSET. */
 export const MINIMUM_OFFSET_MS = 5 * 60_000;
@@ -87,14 +84,9 @@ export async function scheduleStatus(author: Account, token: Token, input: NewSt
       language: input.language?.toLowerCase() ?? null,
     },
   };
-  const items = putScheduledItems(scheduled);
-  const mediaAt = items.length;
   // Reserved: attached to the scheduled status id, so no other status can take them.
-  const result = await transact([...items, ...attachMediaItems(scheduled.id, author.id, input.mediaIds)]);
-  if (!result.ok) {
-    if (result.failed.some((i) => i >= mediaAt)) throw unprocessable('Validation failed: media_ids must name your own media attachments that are not attached to another status');
-    throw new Error(`scheduling status ${scheduled.id}: transaction condition failed at ${result.failed.join(',')}`);
-  }
+  const written = await writeScheduled(scheduled, input.mediaIds);
+  if ('failed' in written) throw unprocessable('Validation failed: media_ids must name your own media attachments that are not attached to another status');
   return scheduled;
 }
 
@@ -131,7 +123,7 @@ export async function publishScheduled(due: ScheduledDue, now: number = Date.now
   const scheduled = await scheduledById(accountId, id, true);
   if (!scheduled || scheduled.scheduledAt !== due.scheduledAt) {
     // A leftover entry (published, cancelled or moved meanwhile): the current one, if any, has another key.
-    await deleteItem(keys.scheduledDue(due.scheduledAt, id), z.unknown());
+    await removeDueEntry(due.scheduledAt, id);
     return 'gone';
   }
   if (Date.parse(scheduled.scheduledAt) > now) return 'gone';
@@ -155,7 +147,7 @@ export async function publishScheduled(due: ScheduledDue, now: number = Date.now
         visibility: p.visibility ?? undefined,
         language: p.language ?? undefined,
       },
-      { reservedFor: scheduled.id, claim: claimScheduledItems(scheduled) },
+      { scheduled },
     );
     return 'published';
   } catch (err) {

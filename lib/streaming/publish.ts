@@ -20,12 +20,11 @@
 //
 // Which receivers are filtered, as Mastodon 3.x: home, list and direct events go
 // to the recipients the fan-out chose, which has applied their blocks, mutes and
-// irreversible `home` filters (lib/graph/hidden.ts, lib/filters); public and
+// irreversible `home` filters (lib/policy); public and
 // hashtag events drop for receivers who block, are blocked by or mute the
 // author, the reblogged author or a mentioned account. Other (non-irreversible)
 // v1 filters are the client's to apply, as with Mastodon 3.x's streaming server,
 // which sends such statuses unchanged.
-import { z } from 'zod';
 import type { Account } from '../db/accounts';
 import {
   deleteSubscriptionItems,
@@ -34,21 +33,16 @@ import {
   type OnlineListener,
   type Subscription,
 } from '../db/connections';
-import { membershipsOf } from '../db/lists';
-import { keys } from '../db/keys';
+import { listsDelivered, membershipsOf } from '../db/lists';
 import type { Notification } from '../db/notifications';
 import { statusById, type Status, type Visibility } from '../db/statuses';
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
-import { batchGet, keyString } from '../db/table';
-import { publicEntryRecords } from '../db/timelines';
-import { recipientsHiding } from '../graph/hidden';
 import { newId } from '../ids';
 import { log } from '../log';
+import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
 import { personalize, renderShared, type StatusView } from './render';
-
-const anyItem = z.record(z.string(), z.unknown());
 
 export type StreamEventName = 'update' | 'notification' | 'delete' | 'filters_changed';
 
@@ -230,9 +224,9 @@ function ownerOf(channel: string, subs: Subscription[]): string | null {
   return m?.[1] ?? null;
 }
 
-/** Public and hashtag channels of a status: those whose timelines it enters (lib/db/timelines.ts decides). */
+/** Public and hashtag channels of a status: those whose timelines it enters (lib/policy decides). */
 function sharedTargets(status: Status, hasMedia: boolean): Target[] {
-  if (publicEntryRecords(status, hasMedia).length === 0) return [];
+  if (!entersPublicTimelines(status)) return [];
   return sharedChannels({ hasMedia, tags: status.tags }).map((channel) => ({ channel, scope: 'shared' as const }));
 }
 
@@ -277,7 +271,7 @@ export async function openStatusStream(status: Status, hasMedia: boolean): Promi
           if (!online.has(id)) continue;
           const home = ownSubscriptions(online, id, 'user', { channel: channels.home(id), scope: 'owner' });
           if (home) found.push(home);
-          if (status.visibility !== 'direct') continue;
+          if (!entersDirectStreams(status)) continue;
           const direct = ownSubscriptions(online, id, 'direct', { channel: channels.direct(id), scope: 'owner' });
           if (direct) found.push(direct);
         }
@@ -285,14 +279,14 @@ export async function openStatusStream(status: Status, hasMedia: boolean): Promi
       }),
     lists: () =>
       guarded('list update', fields, async () => {
-        if (status.visibility === 'direct') return NOTHING;
+        if (!mayEnterLists(status)) return NOTHING;
         const listened = listenedLists(online);
         if (listened.length === 0) return NOTHING;
         // The fan-out decided which lists receive the status, and what it wrote says so; the list item under the
         // listener proves the list is theirs (a list stream names any id). One batch read of both.
-        const read = await batchGet(listened.flatMap((l) => [keys.listEntry(l.listId, status.id), keys.list(l.ownerId, l.listId)]), anyItem);
+        const delivered = await listsDelivered(listened, status.id);
         const found = listened
-          .filter((l) => read.has(keyString(keys.listEntry(l.listId, status.id))) && read.has(keyString(keys.list(l.ownerId, l.listId))))
+          .filter((l) => delivered(l.ownerId, l.listId))
           .flatMap((l) => ownSubscriptions(online, l.ownerId, l.stream, { channel: channels.list(l.ownerId, l.listId), scope: 'owner' }) ?? []);
         return publishUpdate(view, found);
       }),
@@ -338,8 +332,8 @@ export async function openDeleteStream(statusId: string): Promise<DeleteStream> 
     finish: (accountId, mentionIds, deleted) =>
       guarded('delete', fields, async () => {
         const found: ChannelSubs[] = [];
-        if (!deleted || deleted.visibility === 'direct') found.push(...own([accountId, ...mentionIds], 'direct', channels.direct));
-        const listened = !deleted || deleted.visibility !== 'direct' ? listenedLists(online) : [];
+        if (!deleted || entersDirectStreams(deleted)) found.push(...own([accountId, ...mentionIds], 'direct', channels.direct));
+        const listened = !deleted || mayEnterLists(deleted) ? listenedLists(online) : [];
         if (listened.length > 0) {
           // The lists that held it were those containing its author (one Query of the author's memberships, which
           // also name each list's owner: a list stream names any id).
@@ -349,7 +343,7 @@ export async function openDeleteStream(statusId: string): Promise<DeleteStream> 
             if (subs) found.push(subs);
           }
         }
-        const shared = !deleted ? sharedChannels({ hasMedia: true, tags: [] }) : deleted.visibility === 'public' ? sharedChannels(deleted) : [];
+        const shared = !deleted ? sharedChannels({ hasMedia: true, tags: [] }) : reachedPublicStreams(deleted) ? sharedChannels(deleted) : [];
         found.push(...(await subscriptionsOf(shared.map((channel) => ({ channel, scope: 'shared' as const })))));
         return publishDelete(statusId, found);
       }),

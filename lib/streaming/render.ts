@@ -5,10 +5,8 @@
 // read for all receivers in one more batch read and laid over it. The result
 // equals `renderStatus(status, receiver)` (test/integration/streaming-publish).
 import { z } from 'zod';
-import { keys, type Key } from '../db/keys';
-import { pollVoteItem } from '../db/polls';
+import { viewersFlags } from '../db/status_page';
 import { statusesByIds, type Status } from '../db/statuses';
-import { batchGet, keyString } from '../db/table';
 import { renderStatuses } from '../render/status';
 
 type Rendered = Record<string, unknown>;
@@ -16,22 +14,8 @@ type Rendered = Record<string, unknown>;
 /** A status as it is streamed: the status itself and, for a reblog, its original. */
 export type StatusView = { status: Status; original?: Status };
 
-const anyItem = z.record(z.string(), z.unknown());
-
 /** The statuses whose flags a rendering shows: the reblog and its original, or the status. */
 const partsOf = (view: StatusView): Status[] => (view.original ? [view.status, view.original] : [view.status]);
-
-function flagKeys(s: Status, viewerId: string): Key[] {
-  const list = [
-    keys.favourite(viewerId, s.id),
-    keys.reblogFlag(viewerId, s.id),
-    keys.bookmark(viewerId, s.id),
-    keys.conversationMute(viewerId, s.conversationId),
-  ];
-  if (s.accountId === viewerId) list.push(keys.pin(viewerId, s.id));
-  if (s.pollId) list.push(keys.pollVote(s.pollId, viewerId));
-  return list;
-}
 
 /** The viewer-independent rendering; undefined when the status cannot be shown (author or original gone). */
 export async function renderShared(view: StatusView): Promise<Rendered | undefined> {
@@ -46,22 +30,21 @@ export async function renderShared(view: StatusView): Promise<Rendered | undefin
 export async function personalize(view: StatusView, shared: Rendered, viewerIds: string[]): Promise<Map<string, Rendered>> {
   const viewers = [...new Set(viewerIds)];
   const parts = partsOf(view);
-  const loaded = viewers.length > 0 ? await batchGet(viewers.flatMap((v) => parts.flatMap((s) => flagKeys(s, v))), anyItem) : new Map();
-  const has = (k: Key) => loaded.has(keyString(k));
+  const read = await viewersFlags(viewers, parts);
 
   const overlay = (rendered: Rendered, s: Status, viewerId: string): Rendered => {
+    const { flags, vote } = read(viewerId, s);
     const out: Rendered = {
       ...rendered,
-      favourited: has(keys.favourite(viewerId, s.id)),
-      reblogged: has(keys.reblogFlag(viewerId, s.id)),
-      muted: has(keys.conversationMute(viewerId, s.conversationId)),
-      bookmarked: has(keys.bookmark(viewerId, s.id)),
+      favourited: flags.favourited,
+      reblogged: flags.reblogged,
+      muted: flags.muted,
+      bookmarked: flags.bookmarked,
     };
-    if (s.accountId === viewerId && !s.reblogOfId) out.pinned = has(keys.pin(viewerId, s.id));
+    if (s.accountId === viewerId && !s.reblogOfId) out.pinned = flags.pinned;
     if (s.pollId && isRecord(rendered.poll)) {
-      const raw = loaded.get(keyString(keys.pollVote(s.pollId, viewerId)));
-      const vote = raw === undefined ? undefined : pollVoteItem.parse(raw);
-      out.poll = { ...rendered.poll, voted: vote !== undefined || viewerId === s.accountId, own_votes: vote?.choices ?? [] };
+      const voted = vote();
+      out.poll = { ...rendered.poll, voted: voted !== undefined || viewerId === s.accountId, own_votes: voted?.choices ?? [] };
     }
     return out;
   };

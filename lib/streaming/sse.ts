@@ -27,7 +27,7 @@ import type { Account } from '../db/accounts';
 import { deleteSubscriptions, saveSseListener, SSE_LISTENER_TTL_SECONDS, type Access, type StreamBinding } from '../db/connections';
 import { STREAM_LOG_TTL_SECONDS, streamEventsAfter, type StreamLogEntry } from '../db/stream_log';
 import { notFound } from '../errors';
-import { hiddenFor, type Hidden } from '../graph/hidden';
+import { hiddenFor, hidesAuthor, type Hidden } from '../policy';
 import { idAt, isId } from '../ids';
 import { authorizeStream, bindingFor, parseStreamRequest, withdrawnError, type Principal, type StreamRequest } from './connections';
 import { personalizePayload } from './render';
@@ -150,7 +150,7 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
     if (!entry.shared || !viewer || !hidden) return true;
     const { accountIds } = entry.shared;
     if (accountIds.includes(viewer.id)) return true;
-    return !accountIds.some((id) => hidden!.blocked.has(id) || hidden!.muted.has(id));
+    return !accountIds.some((id) => hidesAuthor(hidden!, id));
   };
   const payloadOf = async (entry: StreamLogEntry): Promise<string | null> =>
     entry.shared && viewer && entry.event === 'update' && entry.payload ? personalizePayload(entry.payload, viewer.id) : entry.payload;

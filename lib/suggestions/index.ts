@@ -7,17 +7,14 @@
 // accounts they dismissed, and accounts hidden by blocks and mutes.
 // Not done: the "most-followed local accounts" fallback (it needs a
 // followers-count index the table does not have yet).
-import { visibleAccountById } from '../accounts/lookup';
-import type { Account } from '../db/accounts';
-import { accountItem } from '../db/accounts';
+import { visibleAccountById } from '../policy/accounts';
+import { accountsByIds, type Account } from '../db/accounts';
 import { accountStatusesPage } from '../db/account_statuses';
 import { followEdges } from '../db/follows';
 import { accountFavouritesPage } from '../db/interactions';
-import { keys } from '../db/keys';
 import { statusesByIds } from '../db/statuses';
-import { batchGet, nowIso, putItem } from '../db/table';
-import { hiddenAccountIds } from '../graph/hidden';
-import { z } from 'zod';
+import { dismissedAmong, putDismissedSuggestion } from '../db/suggestions';
+import { hiddenFor, hidesAuthor } from '../policy';
 
 export const INTERACTIONS_READ = 80;
 
@@ -43,16 +40,14 @@ export async function suggestionsFor(user: Account, limit: number): Promise<Acco
   counts.delete(user.id);
   const candidates = [...counts.keys()];
   if (candidates.length === 0) return [];
-  const [following, dismissed, hidden, accounts] = await Promise.all([
+  const [following, dismissedIds, hidden, byId] = await Promise.all([
     followEdges(user.id, candidates),
-    batchGet(candidates.map((id) => keys.suggestionDismissed(user.id, id)), z.object({ dismissedId: z.string() })),
-    hiddenAccountIds(user.id),
-    batchGet(candidates.map(keys.account), accountItem),
+    dismissedAmong(user.id, candidates),
+    hiddenFor(user.id),
+    accountsByIds(candidates),
   ]);
-  const dismissedIds = new Set([...dismissed.values()].map((d) => d.dismissedId));
-  const byId = new Map([...accounts.values()].map((a) => [a.id, a]));
   return candidates
-    .filter((id) => !following.has(id) && !dismissedIds.has(id) && !hidden.has(id))
+    .filter((id) => !following.has(id) && !dismissedIds.has(id) && !hidesAuthor(hidden, id))
     .sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || b.localeCompare(a))
     .flatMap((id) => {
       const account = byId.get(id);
@@ -64,5 +59,5 @@ export async function suggestionsFor(user: Account, limit: number): Promise<Acco
 /** Dismisses an account for good; an unknown one is 404 and stores nothing. */
 export async function dismissSuggestion(user: Account, accountId: string): Promise<void> {
   const target = await visibleAccountById(accountId);
-  await putItem({ ...keys.suggestionDismissed(user.id, target.id), dismissedId: target.id, createdAt: nowIso() });
+  await putDismissedSuggestion(user.id, target.id);
 }

@@ -16,6 +16,9 @@
 import { z } from 'zod';
 
 /** Mastodon's counted limits (StatusLengthValidator, PollOptionsValidator, Account, MediaAttachment, List, CustomFilterKeyword). */
+/** The longest local username (Mastodon's); lookups refuse longer names before any read. */
+export const USERNAME_MAX = 30;
+
 export const COUNTED_LIMITS = {
   statusCharacters: 500,
   pollOptions: 4,

@@ -81,6 +81,17 @@ export const mentionsOf = (entities: Entity[]) => entities.flatMap((e) => (e.kin
 /** Distinct normalized hashtags, in order of first use. */
 export const tagsOf = (entities: Entity[]) => [...new Set(entities.flatMap((e) => (e.kind === 'hashtag' ? [normalizeTag(e.tag)] : [])))];
 
+/** The spelling of each tag as first written in the text, by stored (normalized) tag. */
+export function tagDisplayNames(text: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const e of extractEntities(text)) {
+    if (e.kind !== 'hashtag') continue;
+    const tag = normalizeTag(e.tag);
+    if (!names.has(tag)) names.set(tag, e.tag);
+  }
+  return names;
+}
+
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const graphemeLength = (text: string) => {
   let n = 0;

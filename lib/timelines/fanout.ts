@@ -11,10 +11,8 @@
 import type { Follow } from '../db/follows';
 import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
-import { authorsOf, recipientsHiding } from '../graph/hidden';
-import { recipientsFilteringOut } from '../filters';
 import { log } from '../log';
-import { entersHome, mentionedIds, repliedToThirdParty } from './delivery';
+import { authorsOf, entersHome, mentionedIds, reachesFollowers, recipientsRefusing, repliedToThirdParty } from '../policy';
 import { deliverToLists, removeFromLists } from '../lists/delivery';
 import { openDeleteStream, openStatusStream, type DeletedStatus } from '../streaming/publish';
 
@@ -76,13 +74,13 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
   }
   const first = opts.after === undefined;
   // Followers see nothing of a direct status unless mentioned, so it skips the follower walk.
-  const { followers, next } = await followerPage(status.accountId, opts, status.visibility !== 'direct');
+  const { followers, next } = await followerPage(status.accountId, opts, reachesFollowers(status));
   const others = [...new Set([status.accountId, ...mentionedIds(status)])];
   const served = new Set(others);
 
   const media = await hasMedia(status);
   const repliedTo = repliedToThirdParty(status);
-  // Blocks and mutes (lib/graph/hidden.ts): followers blocking, blocked by or muting the author skip it.
+  // Blocks and mutes (lib/policy): followers blocking, blocked by or muting the author skip it.
   const authors = await authorsOf(status);
   // Streaming (lib/streaming/publish.ts): home streams page by page; public, hashtag and list streams with the first page.
   const stream = await openStatusStream(status, media);
@@ -92,9 +90,8 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
   const deliver = async (candidates: { accountId: string; follows: Follow | undefined }[]) => {
     if (candidates.length === 0) return;
     const followsRepliedTo = repliedTo ? await edgesTo(candidates.map((c) => c.accountId), repliedTo) : new Map<string, Follow>();
-    const hiding = await recipientsHiding(authors, candidates.map((c) => c.accountId));
-    // Irreversible home filters drop the status at fan-out (lib/filters; home reads drop it too for filters added later).
-    for (const id of await recipientsFilteringOut(status, candidates.map((c) => c.accountId), 'home')) hiding.add(id);
+    // Blocks, mutes and irreversible home filters drop the status at fan-out (home reads drop it too for filters added later).
+    const hiding = await recipientsRefusing(status, authors, candidates.map((c) => c.accountId));
     const receiving = candidates
       .filter((c) => !hiding.has(c.accountId))
       .filter((c) => entersHome(status, { accountId: c.accountId, follows: c.follows, followsRepliedTo: followsRepliedTo.has(c.accountId) }));

@@ -1,4 +1,4 @@
-// The fan-out queue's messages and what one delivery of one does. A message is
+// What one delivery of one fan-out message does (its contract: lib/queue/messages.ts). A message is
 // one page of followers: the producer (posting, deleting, reblogging) enqueues
 // the first page, `{ type, statusId, ... }`; each page enqueues the next, the
 // same message with `after` (the last follower it read), before it writes.
@@ -19,32 +19,15 @@
 //   streams of that page's recipients who are listening, once per extra run:
 //   at most maxReceiveCount (5) times for a page that keeps failing. Clients
 //   key statuses by id, as they do on a reconnect.
-import { z } from 'zod';
 import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
 import { recordTagUses } from '../db/tags';
+import { tagDisplayNames } from '../text/status';
+import { tagUseReach } from '../policy';
 import { statusById } from '../db/statuses';
 import { enqueue } from '../queue';
+import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
-
-const id = z.string().regex(/^\d{1,20}$/);
-
-/** Pages after the first carry the follower they start after. */
-const after = id.optional();
-
-export const fanoutMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('create'), statusId: id, after }),
-  z.object({
-    type: z.literal('delete'),
-    statusId: id,
-    accountId: id,
-    mentionIds: z.array(id).default([]),
-    /** The streams the deleted status reached (absent in messages queued before it existed: every public stream, no hashtag). */
-    deleted: z.object({ visibility: z.enum(['public', 'unlisted', 'private', 'direct']), tags: z.array(z.string()).max(100), hasMedia: z.boolean() }).optional(),
-    after,
-  }),
-]);
-export type FanoutMessage = z.infer<typeof fanoutMessage>;
 
 /**
  * How old a claim must be before another delivery takes it over: longer than the fan-out worker lives (its
@@ -77,7 +60,7 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
     if (message.after === undefined) {
       // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
       const status = await statusById(message.statusId);
-      if (status) await recordTagUses(status);
+      if (status) await recordTagUses(status, tagUseReach(status), tagDisplayNames(status.text));
     }
   } else {
     await fanOutDeletePage(message.statusId, message.accountId, message.mentionIds, { after: message.after, deleted: message.deleted, onNext });

@@ -5,15 +5,14 @@
 import { z } from 'zod';
 import type { Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
-import { keys } from '../db/keys';
 import { statusesByIds, type Status } from '../db/statuses';
-import { collectPage, homeTimelinePage, timelineEntries, type IdRange, type TimelineEntry } from '../db/timelines';
+import { collectPage, homeTimelinePage, publicTimelineEntries, tagTimelineEntries, type TimelineEntry, type TimelinePage } from '../db/timelines';
+
+export type { TimelinePage };
 import { requiresAuth } from '../errors';
-import { pageQuery } from '../http/link';
-import { booleanish } from '../http/validate';
-import { filterHidden } from '../graph/hidden';
-import { filterViewable } from '../statuses/visibility';
-import { dropIrreversiblyFiltered } from '../filters';
+import { pageQuery, type IdRange } from '../paging';
+import { booleanish, oneOrMany } from '../schema';
+import { visibleTo } from '../policy';
 
 export const timelineQuery = pageQuery(20, 40);
 
@@ -34,8 +33,7 @@ const TAG_MAX = 200;
 export const normalizeTag = (name: string) => name.replace(/^#/, '').normalize('NFKC').toLowerCase();
 
 const tagName = z.string({ invalid_type_error: 'must be a string' }).max(TAG_MAX, `is too long (maximum is ${TAG_MAX} characters)`);
-const tagList = z
-  .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(tagName, { invalid_type_error: 'must be a list of tags' }))
+const tagList = oneOrMany(z.array(tagName, { invalid_type_error: 'must be a list of tags' }))
   .optional()
   .transform((names) => [...new Set((names ?? []).map(normalizeTag).filter((n) => n !== ''))].slice(0, TAGS_PER_MODE));
 
@@ -54,7 +52,6 @@ async function statusesOf(entries: TimelineEntry[]): Promise<Status[]> {
 }
 
 /** What a timeline answers: the statuses to render and the ids the Link header pages from. */
-export type TimelinePage = { statuses: Status[]; newest?: string; oldest?: string };
 
 const pageOf = (statuses: Status[], ids: string[]): TimelinePage => ({ statuses, newest: ids[0], oldest: ids.at(-1) });
 
@@ -62,8 +59,8 @@ const inPageOrder = <T>(items: T[], range: IdRange) => (range.min_id !== undefin
 
 export async function homeTimeline(viewer: Account, input: HomeQuery): Promise<TimelinePage> {
   const entries = await homeTimelinePage(viewer.id, input, input.limit, (e) => !input.local || e.local);
-  // Blocks and mutes also filter on read: entries written before the block stay hidden.
-  const statuses = await dropIrreversiblyFiltered(await filterHidden(await filterViewable(await statusesOf(entries), viewer), viewer.id), viewer.id, 'home');
+  // Blocks, mutes and filters also apply on read: entries written before the block or filter stay hidden.
+  const statuses = await visibleTo(viewer, await statusesOf(entries), 'home');
   // Paging follows the entries read, so entries whose status is gone never stall it.
   return pageOf(statuses, entries.map((e) => e.statusId));
 }
@@ -79,10 +76,10 @@ const entryFilter = (input: { only_media: boolean; local: boolean }) => (e: Time
   (!input.only_media || e.hasMedia) && (!input.local || e.local);
 
 export async function publicTimeline(input: PublicQuery, viewer?: Account): Promise<TimelinePage> {
-  const source = timelineEntries([keys.publicPartition(input.local ? 'local' : 'all')], input);
+  const source = publicTimelineEntries(input.local, input);
   const keep = entryFilter(input);
   const entries = inPageOrder(await collectPage(source, input.limit, (batch) => batch.filter(keep)), input);
-  return pageOf(await filterHidden(await statusesOf(entries), viewer?.id), entries.map((e) => e.statusId));
+  return pageOf(await visibleTo(viewer, await statusesOf(entries), 'public'), entries.map((e) => e.statusId));
 }
 
 /**
@@ -91,13 +88,13 @@ export async function publicTimeline(input: PublicQuery, viewer?: Account): Prom
  */
 export async function tagTimeline(input: TagQuery, viewer?: Account): Promise<TimelinePage> {
   const tags = [input.hashtag, ...input.any];
-  const source = timelineEntries(tags.map((t) => keys.tagPartition(t)), input);
+  const source = tagTimelineEntries(tags, input);
   const keep = entryFilter(input);
   const needsStatusTags = input.all.length > 0 || input.none.length > 0;
   const passes = (s: Status) => input.all.every((t) => s.tags.includes(t)) && !input.none.some((t) => s.tags.includes(t));
   const statuses = inPageOrder(
     await collectPage(source, input.limit, async (batch) => {
-      const kept = await filterHidden(await statusesOf(batch.filter(keep)), viewer?.id);
+      const kept = await visibleTo(viewer, await statusesOf(batch.filter(keep)), 'public');
       return needsStatusTags ? kept.filter(passes) : kept;
     }),
     input,

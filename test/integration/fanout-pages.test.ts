@@ -15,7 +15,8 @@ import { claimFanoutPage } from '../../lib/db/timelines';
 import { newId } from '../../lib/ids';
 import { enqueue, registerInlineWorker, sqsEvent } from '../../lib/queue';
 import { FANOUT_PAGE_SIZE } from '../../lib/timelines/fanout';
-import { CLAIM_STALE_MS, fanoutMessage } from '../../lib/timelines/fanout_queue';
+import { fanoutMessage } from '../../lib/queue/messages';
+import { CLAIM_STALE_MS } from '../../lib/timelines/fanout_queue';
 import { aPostedStatus, aUser } from '../support/factories';
 
 // Every message the fan-out sends is kept, as the SQS queue would keep it, until the test hands it to the worker.

@@ -6,7 +6,7 @@ import { handler as update } from '../../functions/filters/update';
 import { handler as remove } from '../../functions/filters/delete';
 import { dynamo } from '../../lib/aws';
 import { filtersOf } from '../../lib/db/filters';
-import { activeFilters, filterRegExp, statusMatches } from '../../lib/filters';
+import { activeFilters, filterRegExp, statusMatches } from '../../lib/policy';
 import { handler as homeHandler } from '../../functions/timelines/home';
 import { keys } from '../../lib/db/keys';
 import { batchWrite, updateItem } from '../../lib/db/table';

@@ -1,7 +1,7 @@
 // The Link header of a list answer carries the request's own parameters, as Mastodon's
 // does, but never the token and never an unbounded amount of the query.
 import { handler as following } from '../../functions/graph/following';
-import { linkHeader } from '../../lib/http/link';
+import { linkHeader } from '../../lib/paging';
 import { aFollow, aUser } from '../support/factories';
 import { call } from '../support/http';
 

@@ -167,7 +167,7 @@ describe('GET /api/v1/timelines/home', () => {
       expect(res.status).toBe(200);
       // token + account (auth) and the token's request counter (lib/http/ratelimit.ts, in parallel
       // with the token read), the Query, the statuses, the rendering's batch read,
-      // and the viewer's block, blocked-by and mute partitions (lib/graph/hidden.ts, one Query each)
+      // and the viewer's block, blocked-by and mute partitions (lib/policy/hidden.ts, one Query each)
       expect(Number(res.headers['x-db-calls'])).toBeLessThanOrEqual(11);
     } finally {
       delete process.env.EXPOSE_METRICS;

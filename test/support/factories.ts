@@ -129,6 +129,7 @@ export async function aStoredPoll(author: Account, opts: { expiresAt: Date; vote
 export async function aPostedStatus(author: Account, overrides: Partial<import('../../lib/db/statuses').Status> = {}) {
   const { statusItem, statusRecord } = await import('../../lib/db/statuses');
   const { homeEntryRecord, publicEntryRecords } = await import('../../lib/db/timelines');
+  const { entersPublicTimelines } = await import('../../lib/policy/visibility');
   const { batchWrite } = await import('../../lib/db/table');
   const id = overrides.id ?? newId();
   const status = statusItem.parse({
@@ -142,7 +143,7 @@ export async function aPostedStatus(author: Account, overrides: Partial<import('
     ...overrides,
   });
   const hasMedia = status.mediaIds.length > 0;
-  await batchWrite([statusRecord(status), homeEntryRecord(author.id, status, hasMedia), ...publicEntryRecords(status, hasMedia)]);
+  await batchWrite([statusRecord(status), homeEntryRecord(author.id, status, hasMedia), ...publicEntryRecords(status, hasMedia, entersPublicTimelines(status))]);
   return status;
 }
 

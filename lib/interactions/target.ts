@@ -2,11 +2,9 @@
 // see it, and the status the interaction really applies to (a reblog's original,
 // as Mastodon's Favourite and Bookmark models do).
 import type { Account } from '../db/accounts';
-import { keys } from '../db/keys';
-import { statusById, statusItem, type Status } from '../db/statuses';
-import { getItem } from '../db/table';
+import { statusById, type Status } from '../db/statuses';
 import { notFound } from '../errors';
-import { canView, viewableStatus } from '../statuses/visibility';
+import { mayView, viewableStatus } from '../policy';
 
 export type Target = { shown: Status; target: Status };
 
@@ -15,13 +13,13 @@ export async function interactionTarget(id: string, viewer: Account): Promise<Ta
   const shown = await viewableStatus(id, viewer);
   if (!shown.reblogOfId) return { shown, target: shown };
   const original = await statusById(shown.reblogOfId);
-  if (!original || !(await canView(original, viewer))) throw notFound();
+  if (!original || !(await mayView(viewer, original))) throw notFound();
   return { shown, target: original };
 }
 
 /** The status as it is now (a strongly consistent read), so counters in the answer include this request's change. */
 export async function currentStatus(id: string): Promise<Status> {
-  const status = await getItem(keys.status(id), statusItem, true);
+  const status = await statusById(id, true);
   if (!status) throw notFound();
   return status;
 }

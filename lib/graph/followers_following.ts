@@ -1,10 +1,10 @@
 // Followers and following of an account: one Query of edges plus one batch read
 // of the accounts. Pages are ordered by the other account's id (the edge's sort
 // key), newest account first, and the Link header carries those ids.
-import { isVisible } from '../accounts/lookup';
+import { isVisible } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followersPage, followingPage, type Follow } from '../db/follows';
-import type { Page } from '../http/link';
+import type { Page } from '../paging';
 
 export type AccountPage = { accounts: Account[]; newest?: string; oldest?: string };
 

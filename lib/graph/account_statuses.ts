@@ -1,15 +1,15 @@
 // GET /api/v1/accounts/:id/statuses: the author's statuses and reblogs, newest
 // first, with Mastodon's filters, thinned to what the viewer may see.
 import { z } from 'zod';
-import { visibleAccountById } from '../accounts/lookup';
+import { visibleAccountById } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import { accountStatusesPage, pinnedStatusIds, type AccountStatusFilters } from '../db/account_statuses';
 import { statusesByIds, type Status } from '../db/statuses';
-import { pageQuery } from '../http/link';
-import { booleanish, text } from '../http/validate';
-import { filterViewable } from '../statuses/visibility';
-import { blockedBetween } from './hidden';
-import { normalizeTag, type TimelinePage } from '../timelines/read';
+import { pageQuery } from '../paging';
+import { booleanish, text } from '../schema';
+import { blockedBetween, visibleTo } from '../policy';
+import type { TimelinePage } from '../db/timelines';
+import { normalizeTag } from '../text/status';
 
 export const accountStatusesQuery = pageQuery(20, 40).extend({
   id: z.string(),
@@ -17,7 +17,7 @@ export const accountStatusesQuery = pageQuery(20, 40).extend({
   exclude_replies: booleanish.default(false),
   exclude_reblogs: booleanish.default(false),
   pinned: booleanish.default(false),
-  tagged: text(200).optional().transform((t) => (t === undefined ? undefined : normalizeTag(t))),
+  tagged: text(200).optional().transform((t) => (t === undefined ? undefined : normalizeTag(t.replace(/^#/, '')))),
 });
 export type AccountStatusesQuery = z.infer<typeof accountStatusesQuery>;
 
@@ -44,9 +44,9 @@ export async function accountStatuses(accountId: string, viewer: Account | undef
     const ids = await pinnedStatusIds(account.id, page);
     const byId = await statusesByIds(ids);
     const pinned = ids.flatMap((id) => byId.get(id) ?? []).filter((s) => s.accountId === account.id).filter(passes(filters));
-    statuses = await filterViewable(pinned, viewer);
+    statuses = await visibleTo(viewer, pinned, 'account');
   } else {
-    statuses = await accountStatusesPage(account.id, page, filters, (items) => filterViewable(items, viewer));
+    statuses = await accountStatusesPage(account.id, page, filters, (items) => visibleTo(viewer, items, 'account'));
   }
   return { statuses, newest: statuses[0]?.id, oldest: statuses.at(-1)?.id };
 }

@@ -10,8 +10,8 @@ import {
   type ListEntry,
 } from '../db/interactions';
 import { statusesByIds, type Status } from '../db/statuses';
-import type { Page } from '../http/link';
-import { canView, filterViewable, viewableStatus } from '../statuses/visibility';
+import type { Page } from '../paging';
+import { mayView, viewableStatus, visibleTo } from '../policy';
 import { statusById } from '../db/statuses';
 import { notFound } from '../errors';
 
@@ -25,7 +25,7 @@ async function listedStatus(id: string, viewer: Account | undefined): Promise<St
   const shown = await viewableStatus(id, viewer);
   if (!shown.reblogOfId) return shown;
   const original = await statusById(shown.reblogOfId);
-  if (!original || !(await canView(original, viewer))) throw notFound();
+  if (!original || !(await mayView(viewer, original))) throw notFound();
   return original;
 }
 
@@ -48,7 +48,7 @@ export async function rebloggedBy(id: string, viewer: Account | undefined, page:
 async function statusesOf(entries: ListEntry[], viewer: Account): Promise<ListResult<Status>> {
   const found = await statusesByIds(entries.map((e) => e.statusId));
   const statuses = entries.flatMap((e) => found.get(e.statusId) ?? []);
-  return { items: await filterViewable(statuses, viewer), ...bounds(entries) };
+  return { items: await visibleTo(viewer, statuses, 'saved'), ...bounds(entries) };
 }
 
 export const favouritesOf = async (viewer: Account, page: Page) => statusesOf(await accountFavouritesPage(viewer.id, page), viewer);

@@ -1,0 +1,137 @@
+// Posting and deleting a status as stored (lib/statuses/create.ts and delete.ts
+// hold the rules): each is one transaction for everything that must hold
+// together, and a cancelled transaction is answered as a named failure, read
+// from the positions of its cancellation reasons here, where the items are laid out.
+import { keys } from './keys';
+import { attachMediaItems, releaseMediaItems } from './media';
+import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
+import { claimScheduledItems, transferMediaItems, type Scheduled } from './scheduled';
+import { countOnInstance } from './stats';
+import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, putIdempotency, putReply, putStatus, type Status } from './statuses';
+import { batchWrite, transact, type TransactItem } from './table';
+import { homeEntryRecord, publicEntryRecords } from './timelines';
+
+/** DynamoDB's transaction limit; public and tag entries beyond it are written right after. */
+const MAX_TRANSACTION_ITEMS = 100;
+const keyOf = (item: { PK: string; SK: string }) => ({ PK: item.PK, SK: item.SK });
+
+export type NewStatusWrite = {
+  status: Status;
+  poll?: Poll;
+  /** Whether the status enters the public and hashtag timelines (lib/policy decides). */
+  listed: boolean;
+  /** SHA-256 of the Idempotency-Key, claimed in the same transaction. */
+  idempotencyKeyHash?: string;
+  /**
+   * A scheduled status being published as this one: its attachments move from
+   * it, and its claim (conditional delete) joins the transaction, so it is
+   * posted at most once.
+   */
+  scheduled?: Scheduled;
+};
+
+/**
+ * Why a new status was not written: the scheduled status was claimed by another
+ * run, the idempotency key was taken meanwhile, an attachment is not the
+ * author's unattached (or reserved) one, or the replied-to status is gone.
+ */
+export type NewStatusFailure = 'claim-lost' | 'idempotency-key-taken' | 'media-not-yours' | 'reply-target-gone';
+
+/**
+ * Writes a new status in one transaction: the status, the author's home entry
+ * and counters, the attachments, the reply index and the parent's counter, the
+ * poll and its expiry entry, the idempotency key, the scheduled claim, and the
+ * public and tag entries (those beyond the transaction limit right after). The
+ * instance's status count moves once it has committed (lib/db/stats.ts).
+ */
+export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | { failed: NewStatusFailure }> {
+  const { status, poll, scheduled } = w;
+  const hasMedia = status.mediaIds.length > 0;
+  const items: TransactItem[] = [putStatus(status), { Put: { Item: homeEntryRecord(status.accountId, status, hasMedia) } }, ...countAuthorStatus(status.accountId, 1, status.createdAt)];
+  const mediaAt = items.length;
+  items.push(...(scheduled ? transferMediaItems(scheduled.id, status.id, status.accountId, status.mediaIds) : attachMediaItems(status.id, status.accountId, status.mediaIds)));
+  let parentAt = -1;
+  if (status.inReplyToId) {
+    items.push(putReply({ ...status, inReplyToId: status.inReplyToId }));
+    parentAt = items.length;
+    items.push(countReply(status.inReplyToId, 1));
+  }
+  if (poll) items.push({ Put: { Item: pollRecord(poll) } }, { Put: { Item: pollExpiryRecord(poll) } });
+  let keyAt = -1;
+  if (w.idempotencyKeyHash) {
+    keyAt = items.length;
+    items.push(putIdempotency(status.accountId, w.idempotencyKeyHash, status.id));
+  }
+  const claim = scheduled ? claimScheduledItems(scheduled) : [];
+  const claimAt = items.length;
+  items.push(...claim);
+  const entries = publicEntryRecords(status, hasMedia, w.listed);
+  const room = MAX_TRANSACTION_ITEMS - items.length;
+  items.push(...entries.slice(0, room).map((Item): TransactItem => ({ Put: { Item } })));
+
+  const result = await transact(items);
+  if (!result.ok) {
+    const failedIn = (at: number, count: number) => result.failed.some((i) => i >= at && i < at + count);
+    if (failedIn(claimAt, claim.length)) return { failed: 'claim-lost' };
+    if (result.failed.includes(keyAt)) return { failed: 'idempotency-key-taken' };
+    if (failedIn(mediaAt, status.mediaIds.length)) return { failed: 'media-not-yours' };
+    if (result.failed.includes(parentAt)) return { failed: 'reply-target-gone' };
+    throw new Error(`posting status ${status.id}: transaction condition failed at ${result.failed.join(',')}`);
+  }
+  await countOnInstance('statusCount', 1);
+  if (entries.length > room) await batchWrite(entries.slice(room));
+  return { ok: true };
+}
+
+export type StatusRemoval = {
+  /** The status's poll, removed with it. */
+  poll?: Poll;
+  /** Whether the replied-to status was there when read: its counter moves only then. */
+  parentExists: boolean;
+  /** Whether the status entered the public and hashtag timelines (lib/policy decides): their entries go. */
+  listed: boolean;
+};
+
+/** Why a status was not removed: it is gone (or not its author's), or something it names changed meanwhile. */
+export type StatusRemovalFailure = 'status-gone' | 'changed-meanwhile';
+
+/**
+ * Removes a status (not a reblog) in one transaction: the status (only while
+ * still its author's), the author's home entry and counters, the attachments'
+ * hold on it, the poll, the reply index and the parent's counter, and the public
+ * and tag entries (those beyond the transaction limit right after). A parent
+ * deleted meanwhile is retried without its counter. The instance's status count
+ * moves once it has committed.
+ */
+export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ ok: true } | { failed: StatusRemovalFailure }> {
+  const hasMedia = status.mediaIds.length > 0;
+  const build = (withParent: boolean): { items: TransactItem[]; overflow: { PK: string; SK: string }[] } => {
+    const items: TransactItem[] = [
+      deleteOwnStatus(status),
+      { Delete: { Key: keys.homeEntry(status.accountId, status.id) } },
+      ...countAuthorStatus(status.accountId, -1),
+      ...releaseMediaItems(status.id, status.mediaIds),
+      ...(r.poll ? deletePollItems(r.poll) : []),
+    ];
+    if (status.inReplyToId) {
+      items.push(deleteReply(status.inReplyToId, status.id));
+      if (withParent) items.push(countReply(status.inReplyToId, -1));
+    }
+    const entries = publicEntryRecords(status, hasMedia, r.listed).map(keyOf);
+    const room = MAX_TRANSACTION_ITEMS - items.length;
+    items.push(...entries.slice(0, room).map((Key): TransactItem => ({ Delete: { Key } })));
+    return { items, overflow: entries.slice(room) };
+  };
+
+  let plan = build(r.parentExists);
+  let result = await transact(plan.items);
+  if (!result.ok && !result.failed.includes(0) && r.parentExists) {
+    // The parent was deleted meanwhile: its counter no longer matters.
+    plan = build(false);
+    result = await transact(plan.items);
+  }
+  if (!result.ok) return { failed: result.failed.includes(0) ? 'status-gone' : 'changed-meanwhile' };
+  await countOnInstance('statusCount', -1);
+  if (plan.overflow.length > 0) await batchWrite([], plan.overflow);
+  return { ok: true };
+}

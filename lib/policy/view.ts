@@ -1,0 +1,110 @@
+// Who may see a status, and what a viewer sees of a list of them (Mastodon's
+// StatusPolicy#show?, FeedManager#filter?, StatusFilter). Every read path asks
+// here: one status with mayView (or viewableStatus), a page with visibleTo (a
+// page of notifications: lib/policy/receive.ts, visibleNotifications).
+//
+// Visibility alone: public and unlisted, anyone; private, the author, followers
+// and mentioned accounts; direct, the author and mentioned accounts. Blocks,
+// mutes, domain blocks and irreversible filters then apply per context (see
+// RULES). A single status read by id is judged on visibility only, as today's
+// endpoints do.
+import type { Account } from '../db/accounts';
+import type { FilterContext } from '../db/filters';
+import { followEdges } from '../db/follows';
+import { statusById, type Status } from '../db/statuses';
+import { notFound } from '../errors';
+import { isId } from '../ids';
+import { dropIrreversiblyFiltered } from './filters';
+import { hiddenFor, withoutHidden, type Hidden } from './hidden';
+import { openToAnyone, isDirect } from './visibility';
+
+const isMentioned = (status: Status, viewer: Account) => status.mentions.some((m) => m.id === viewer.id);
+
+/** Decided without a follow lookup; `undefined` when only the follow edge can tell (private, viewer not author or mentioned). */
+function decideWithoutEdges(status: Status, viewer: Account | undefined): boolean | undefined {
+  if (openToAnyone(status)) return true;
+  if (!viewer) return false;
+  if (status.accountId === viewer.id || isMentioned(status, viewer)) return true;
+  if (isDirect(status)) return false;
+  return undefined;
+}
+
+/** What a caller may already know of the viewer's relations, saving the reads. */
+export type Relations = {
+  /** Does the viewer follow the status's author? */
+  followsAuthor?: boolean;
+};
+
+/** May `viewer` (undefined: signed out) see `status`? One read of the follow edge, only for a private status of someone else. */
+export async function mayView(viewer: Account | undefined, status: Status, relations: Relations = {}): Promise<boolean> {
+  const decided = decideWithoutEdges(status, viewer);
+  if (decided !== undefined || !viewer) return decided ?? false;
+  if (relations.followsAuthor !== undefined) return relations.followsAuthor;
+  const edges = await followEdges(viewer.id, [status.accountId]);
+  return edges.has(status.accountId);
+}
+
+/** The status if the viewer may see it; 404 "Record not found" otherwise (also for ids that cannot exist). */
+export async function viewableStatus(id: string, viewer: Account | undefined): Promise<Status> {
+  if (!isId(id)) throw notFound();
+  const status = await statusById(id);
+  if (!status || !(await mayView(viewer, status))) throw notFound();
+  return status;
+}
+
+/** The statuses the viewer may see by visibility alone, in input order; at most one batch read of follow edges. */
+async function viewable(statuses: Status[], viewer: Account | undefined): Promise<Status[]> {
+  const pending = statuses.filter((s) => decideWithoutEdges(s, viewer) === undefined);
+  const edges = viewer && pending.length > 0 ? await followEdges(viewer.id, [...new Set(pending.map((s) => s.accountId))]) : new Map();
+  return statuses.filter((s) => decideWithoutEdges(s, viewer) ?? edges.has(s.accountId));
+}
+
+/** Where statuses are shown; each place has its rules. */
+export type ViewContext = 'home' | 'list' | 'public' | 'thread' | 'search' | 'account' | 'saved' | 'conversations' | 'notifications';
+
+type Rules = {
+  /** Drop statuses of (or reblogging, or replying to) accounts the viewer blocks either way, mutes, or whose domain the viewer blocks. */
+  hidden: boolean;
+  /** The viewer's irreversible filters of this filter context drop matching statuses (the viewer's own stay). */
+  filters?: FilterContext;
+};
+
+/**
+ * What applies besides visibility, as Mastodon 3.5 reads them:
+ * - home and lists: blocks, mutes and irreversible `home` filters (filter_from_list? includes filter_from_home?);
+ * - public and hashtag timelines, threads, search: blocks and mutes (other filters are the client's to apply);
+ * - an account's statuses: nothing more (a block hides the whole profile before, blockedBetween; a mute does not);
+ * - the viewer's own favourites and bookmarks (`saved`): nothing more;
+ * - conversations and the statuses of notifications: nothing more (notifications are hidden by visibleNotifications).
+ */
+const RULES: Record<ViewContext, Rules> = {
+  home: { hidden: true, filters: 'home' },
+  list: { hidden: true, filters: 'home' },
+  public: { hidden: true },
+  thread: { hidden: true },
+  search: { hidden: true },
+  account: { hidden: false },
+  saved: { hidden: false },
+  conversations: { hidden: false },
+  notifications: { hidden: false },
+};
+
+/** What a caller has already read for the viewer (a search reads its hidden sets once for several pages). */
+export type Known = { hidden?: Hidden };
+
+/**
+ * The statuses `viewer` sees in `context`, in input order: visibility, then
+ * blocks, mutes and domain blocks, then irreversible filters, as RULES say. Each
+ * step reads only when the previous one left something: at most one batch read
+ * of follow edges, the viewer's block and mute partitions (one Query each) unless
+ * `known`, the reblogged originals and (with domain blocks) the page's accounts,
+ * the viewer's filters.
+ */
+export async function visibleTo(viewer: Account | undefined, statuses: Status[], context: ViewContext, known: Known = {}): Promise<Status[]> {
+  const rules = RULES[context];
+  let shown = await viewable(statuses, viewer);
+  if (!viewer || shown.length === 0) return shown;
+  if (rules.hidden) shown = await withoutHidden(shown, known.hidden ?? (await hiddenFor(viewer.id)));
+  if (rules.filters) shown = await dropIrreversiblyFiltered(shown, viewer.id, rules.filters);
+  return shown;
+}

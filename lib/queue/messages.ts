@@ -1,0 +1,90 @@
+// The contract of each queue: the one shape its producers send and its worker
+// reads. `enqueue` checks a message against it before sending, so that a bad
+// message fails at the producer, where the mistake is, and not later in a worker
+// that can only drop it. Plain schemas: lib/queue sits on the base (ARCHITECTURE.md),
+// and the workers in functions/workers/ join each queue to its domain code.
+import { z } from 'zod';
+import { id } from '../schema';
+
+/** An e-mail to deliver (confirmation links). */
+export const mailMessage = z.object({
+  to: z.string().email(),
+  subject: z.string().min(1),
+  text: z.string(),
+  html: z.string().optional(),
+});
+export type MailMessage = z.infer<typeof mailMessage>;
+
+/** A successful sign-in, recorded off the token request's hot path. */
+export const signInMessage = z.object({ accountId: z.string().regex(/^\d+$/), at: z.string().datetime() });
+export type SignInMessage = z.infer<typeof signInMessage>;
+
+/** Pages after the first carry the follower they start after. */
+const after = id.optional();
+
+/**
+ * One page of followers of a status's fan-out (lib/timelines/fanout_queue.ts): the
+ * producer (posting, deleting, reblogging) sends the first page; each page sends the next.
+ */
+export const fanoutMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('create'), statusId: id, after }),
+  z.object({
+    type: z.literal('delete'),
+    statusId: id,
+    accountId: id,
+    mentionIds: z.array(id).default([]),
+    /** The streams the deleted status reached (absent in messages queued before it existed: every public stream, no hashtag). */
+    deleted: z.object({ visibility: z.enum(['public', 'unlisted', 'private', 'direct']), tags: z.array(z.string()).max(100), hasMedia: z.boolean() }).optional(),
+    after,
+  }),
+]);
+export type FanoutMessage = z.infer<typeof fanoutMessage>;
+
+/**
+ * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
+ * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
+ */
+export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll'] as const;
+
+/** A notification to write. */
+export const notifyMessage = z.object({
+  type: z.enum(notifyTypes),
+  accountId: id,
+  fromAccountId: id,
+  statusId: id.optional(),
+});
+export type NotifyMessage = z.infer<typeof notifyMessage>;
+
+/** One message per created notification; the worker reads everything else. */
+export const pushMessage = z.object({ accountId: id, notificationId: id });
+export type PushMessage = z.infer<typeof pushMessage>;
+
+/** Each queue's contract (serverless.yml names its worker `<queue>Worker`). */
+export const queueMessages = {
+  mail: mailMessage,
+  signin: signInMessage,
+  fanout: fanoutMessage,
+  notify: notifyMessage,
+  push: pushMessage,
+} as const;
+
+export type QueueName = keyof typeof queueMessages;
+export const QUEUES = Object.keys(queueMessages) as readonly QueueName[];
+
+/** What a producer sends to `queue` (defaults may be left out). */
+export type MessageIn<Q extends QueueName> = z.input<(typeof queueMessages)[Q]>;
+/** What the worker of `queue` receives (defaults filled in). */
+export type Message<Q extends QueueName> = z.output<(typeof queueMessages)[Q]>;
+/** A queue paired with a message for it, for producers that collect several before sending. */
+export type Enqueued = { [Q in QueueName]: [queue: Q, message: MessageIn<Q>] }[QueueName];
+
+/** A message that does not keep its queue's contract: a bug in the producer, never retried. */
+export class MalformedMessage extends Error {
+  constructor(
+    readonly queue: QueueName,
+    readonly issues: z.ZodIssue[],
+  ) {
+    super(`malformed ${queue} message: ${issues.map((i) => `${i.path.join('.') || 'message'} ${i.message}`).join(', ')}`);
+    this.name = 'MalformedMessage';
+  }
+}
