@@ -1,14 +1,14 @@
 // POST /api/v1/accounts/:id/block|unblock|mute|unmute, GET /api/v1/blocks and /api/v1/mutes,
 // and what blocks and mutes hide: home, public and tag timelines, context, account statuses, notifications.
 import { z } from 'zod';
-import { handler as blockHandler } from '../../functions/blocks/block';
-import { handler as blocksHandler } from '../../functions/blocks/blocks';
-import { handler as muteHandler } from '../../functions/blocks/mute';
-import { handler as mutesHandler } from '../../functions/blocks/mutes';
-import { handler as unblockHandler } from '../../functions/blocks/unblock';
-import { handler as unmuteHandler } from '../../functions/blocks/unmute';
-import { handler as accountStatusesHandler } from '../../functions/graph/statuses';
-import { handler as relationshipsHandler } from '../../functions/graph/relationships';
+import { handler as blockHandler } from '../../functions/accounts/block';
+import { handler as blocksHandler } from '../../functions/blocks/index';
+import { handler as muteHandler } from '../../functions/accounts/mute';
+import { handler as mutesHandler } from '../../functions/mutes/index';
+import { handler as unblockHandler } from '../../functions/accounts/unblock';
+import { handler as unmuteHandler } from '../../functions/accounts/unmute';
+import { handler as accountStatusesHandler } from '../../functions/accounts/statuses';
+import { handler as relationshipsHandler } from '../../functions/accounts/relationships';
 import { handler as notificationsHandler } from '../../functions/notifications/index';
 import { handler as contextHandler } from '../../functions/statuses/context';
 import { handler as homeHandler } from '../../functions/timelines/home';

@@ -3,8 +3,8 @@
 // of them may fail for the collision, and every counter ends exact.
 import { handler as createStatus } from '../../functions/statuses/create';
 import { handler as deleteStatus } from '../../functions/statuses/delete';
-import { handler as favourite } from '../../functions/interactions/favourite';
-import { handler as follow } from '../../functions/graph/follow';
+import { handler as favourite } from '../../functions/statuses/favourite';
+import { handler as follow } from '../../functions/accounts/follow';
 import { handler as register } from '../../functions/accounts/create';
 import { handler as instance } from '../../functions/instance/show';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';

@@ -3,13 +3,13 @@
 // notifications are hidden from the blocking user only, `domain_blocking` in
 // the Relationship. Remote accounts are local fixtures with `domain` set.
 import { z } from 'zod';
-import { handler as blockAccountHandler } from '../../functions/blocks/block';
-import { handler as blocksHandler } from '../../functions/blocks/blocks';
+import { handler as blockAccountHandler } from '../../functions/accounts/block';
+import { handler as blocksHandler } from '../../functions/blocks/index';
 import { handler as createHandler } from '../../functions/domain_blocks/create';
 import { handler as deleteHandler } from '../../functions/domain_blocks/delete';
 import { handler as indexHandler } from '../../functions/domain_blocks/index';
-import { handler as accountStatusesHandler } from '../../functions/graph/statuses';
-import { handler as relationshipsHandler } from '../../functions/graph/relationships';
+import { handler as accountStatusesHandler } from '../../functions/accounts/statuses';
+import { handler as relationshipsHandler } from '../../functions/accounts/relationships';
 import { handler as listTimelineHandler } from '../../functions/lists/timeline';
 import { handler as notificationsHandler } from '../../functions/notifications/index';
 import { handler as searchHandler } from '../../functions/search/v2';

@@ -1,8 +1,8 @@
 // POST /api/v1/accounts/:id/follow, /unfollow and GET /api/v1/accounts/relationships.
 import { z } from 'zod';
-import { handler as followHandler } from '../../functions/graph/follow';
-import { handler as relationshipsHandler } from '../../functions/graph/relationships';
-import { handler as unfollowHandler } from '../../functions/graph/unfollow';
+import { handler as followHandler } from '../../functions/accounts/follow';
+import { handler as relationshipsHandler } from '../../functions/accounts/relationships';
+import { handler as unfollowHandler } from '../../functions/accounts/unfollow';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById, updateAccount, type Account } from '../../lib/db/accounts';
 import { followEdge } from '../../lib/db/follows';

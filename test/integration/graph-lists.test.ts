@@ -1,7 +1,7 @@
 // GET /api/v1/accounts/:id/followers, /following and GET /api/v1/accounts/search.
-import { handler as followersHandler } from '../../functions/graph/followers';
-import { handler as followingHandler } from '../../functions/graph/following';
-import { handler as searchHandler } from '../../functions/graph/search';
+import { handler as followersHandler } from '../../functions/accounts/followers';
+import { handler as followingHandler } from '../../functions/accounts/following';
+import { handler as searchHandler } from '../../functions/accounts/search';
 import type { Account } from '../../lib/db/accounts';
 import { aBareAccount, aFollow, anAppToken, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';

@@ -1,5 +1,5 @@
 // GET /api/v1/accounts/:id/statuses.
-import { handler as statusesHandler } from '../../functions/graph/statuses';
+import { handler as statusesHandler } from '../../functions/accounts/statuses';
 import { addPin } from '../../lib/db/interactions';
 import type { Status } from '../../lib/db/statuses';
 import { aFollow, anAppToken, aPostedReblog, aPostedStatus, aUser, type UserFixture } from '../support/factories';

@@ -5,7 +5,7 @@
 // limits (Lambda 6 MB per response, API Gateway 128 KB per WebSocket frame).
 import { handler as updateCredentials } from '../../functions/accounts/update_credentials';
 import { handler as createFilter } from '../../functions/filters/create';
-import { handler as reblog } from '../../functions/interactions/reblog';
+import { handler as reblog } from '../../functions/statuses/reblog';
 import { handler as createList } from '../../functions/lists/create';
 import { handler as createStatus } from '../../functions/statuses/create';
 import { handler as showStatus } from '../../functions/statuses/show';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { handler as bookmark } from '../../functions/interactions/bookmark';
-import { handler as unbookmark } from '../../functions/interactions/unbookmark';
-import { handler as bookmarks } from '../../functions/interactions/bookmarks';
-import { handler as pin } from '../../functions/interactions/pin';
-import { handler as unpin } from '../../functions/interactions/unpin';
-import { handler as mute } from '../../functions/interactions/mute';
-import { handler as unmute } from '../../functions/interactions/unmute';
+import { handler as bookmark } from '../../functions/statuses/bookmark';
+import { handler as unbookmark } from '../../functions/statuses/unbookmark';
+import { handler as bookmarks } from '../../functions/bookmarks/index';
+import { handler as pin } from '../../functions/statuses/pin';
+import { handler as unpin } from '../../functions/statuses/unpin';
+import { handler as mute } from '../../functions/statuses/mute';
+import { handler as unmute } from '../../functions/statuses/unmute';
 import { bookmarkOf, conversationMuteOf, pinOf } from '../../lib/db/interactions';
 import { keys } from '../../lib/db/keys';
 import { query } from '../../lib/db/table';

@@ -1,7 +1,7 @@
-import { handler as favourite } from '../../functions/interactions/favourite';
-import { handler as unfavourite } from '../../functions/interactions/unfavourite';
-import { handler as favouritedBy } from '../../functions/interactions/favourited_by';
-import { handler as favourites } from '../../functions/interactions/favourites';
+import { handler as favourite } from '../../functions/statuses/favourite';
+import { handler as unfavourite } from '../../functions/statuses/unfavourite';
+import { handler as favouritedBy } from '../../functions/statuses/favourited_by';
+import { handler as favourites } from '../../functions/favourites/index';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { followRecord } from '../../lib/db/follows';
 import { favouriteOf } from '../../lib/db/interactions';

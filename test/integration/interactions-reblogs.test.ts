@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { handler as reblog } from '../../functions/interactions/reblog';
-import { handler as unreblog } from '../../functions/interactions/unreblog';
-import { handler as rebloggedBy } from '../../functions/interactions/reblogged_by';
+import { handler as reblog } from '../../functions/statuses/reblog';
+import { handler as unreblog } from '../../functions/statuses/unreblog';
+import { handler as rebloggedBy } from '../../functions/statuses/reblogged_by';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById } from '../../lib/db/accounts';

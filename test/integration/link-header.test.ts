@@ -1,6 +1,6 @@
 // The Link header of a list answer carries the request's own parameters, as Mastodon's
 // does, but never the token and never an unbounded amount of the query.
-import { handler as following } from '../../functions/graph/following';
+import { handler as following } from '../../functions/accounts/following';
 import { linkHeader } from '../../lib/paging';
 import { aFollow, aUser } from '../support/factories';
 import { call } from '../support/http';

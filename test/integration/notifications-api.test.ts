@@ -1,4 +1,4 @@
-import { handler as favouriteHandler } from '../../functions/interactions/favourite';
+import { handler as favouriteHandler } from '../../functions/statuses/favourite';
 import { handler as clear } from '../../functions/notifications/clear';
 import { handler as dismiss } from '../../functions/notifications/dismiss';
 import { handler as index } from '../../functions/notifications/index';

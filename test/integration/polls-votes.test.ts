@@ -1,5 +1,5 @@
-import { handler as showPoll } from '../../functions/interactions/poll_show';
-import { handler as votePoll } from '../../functions/interactions/poll_vote';
+import { handler as showPoll } from '../../functions/polls/show';
+import { handler as votePoll } from '../../functions/polls/vote';
 import { followRecord } from '../../lib/db/follows';
 import { pollById, pollRecord, pollVote } from '../../lib/db/polls';
 import { putItem } from '../../lib/db/table';

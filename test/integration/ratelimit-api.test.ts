@@ -12,7 +12,7 @@ import { handler as token } from '../../functions/oauth/token';
 import { handler as createMedia } from '../../functions/media/create';
 import { handler as createMediaV2 } from '../../functions/media/create_v2';
 import { handler as deleteStatus } from '../../functions/statuses/delete';
-import { handler as unreblog } from '../../functions/interactions/unreblog';
+import { handler as unreblog } from '../../functions/statuses/unreblog';
 import sharp from 'sharp';
 import { statusById } from '../../lib/db/statuses';
 import { sha256 } from '../../lib/crypto';

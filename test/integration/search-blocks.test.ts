@@ -3,7 +3,7 @@
 // either way (a mute does not hide), while the exact username is always found, so
 // that a client can resolve a name to unblock or unmute it (toot's `unblock NAME`).
 import { handler as updateCredentials } from '../../functions/accounts/update_credentials';
-import { handler as accountSearch } from '../../functions/graph/search';
+import { handler as accountSearch } from '../../functions/accounts/search';
 import { handler as search } from '../../functions/search/v2';
 import { config } from '../../lib/config';
 import { block, mute } from '../../lib/graph/blocks';
