@@ -2,8 +2,8 @@
 // a block severs the follows and pending requests both ways in one transaction
 // and takes each account's statuses out of the other's home; a mute only hides.
 // What they hide on read is decided in lib/policy/hidden.ts.
-import { isVisible } from '../policy/accounts';
-import { accountsByIds, type Account } from '../db/accounts';
+import { isVisible, visibleAccountsByIds } from '../policy/accounts';
+import type { Account } from '../db/accounts';
 import { blocksPage, createBlock, deleteBlock, deleteMute, mutesPage, putMute } from '../db/blocks';
 import { graphStates, type GraphState } from '../db/follows';
 import { unmergeFromHome } from '../db/home_merge';
@@ -84,12 +84,8 @@ export async function unmute(viewer: Account, targetId: string): Promise<Relatio
 }
 
 async function accountPage(ids: string[]): Promise<AccountPage> {
-  const found = await accountsByIds(ids);
   return {
-    accounts: ids.flatMap((id) => {
-      const account = found.get(id);
-      return account && isVisible(account) ? [account] : [];
-    }),
+    accounts: await visibleAccountsByIds(ids),
     newest: ids[0],
     oldest: ids.at(-1),
   };

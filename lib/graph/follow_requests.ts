@@ -1,8 +1,8 @@
 // Follow requests of a locked account (Mastodon's AuthorizeFollowService /
 // RejectFollowService): list, authorize (the request becomes a follow and the
 // follower's home is backfilled by the delivery rule), reject.
-import { isVisible } from '../policy/accounts';
-import { accountsByIds, type Account } from '../db/accounts';
+import { visibleAccountsByIds } from '../policy/accounts';
+import type { Account } from '../db/accounts';
 import { authorizeFollowRequest, followRequestsPage } from '../db/follow_requests';
 import { deleteFollowRequest, graphStates, type FollowRequest, type GraphState } from '../db/follows';
 import { nowIso } from '../db/table';
@@ -16,12 +16,8 @@ import { renderRelationship, type Relationship } from './relationships';
 /** A page of requesters; the Link header pages by request id. */
 export async function followRequestsOf(viewer: Account, page: Page): Promise<AccountPage> {
   const requests = await followRequestsPage(viewer.id, page);
-  const found = await accountsByIds(requests.map((r) => r.accountId));
   return {
-    accounts: requests.flatMap((r) => {
-      const account = found.get(r.accountId);
-      return account && isVisible(account) ? [account] : [];
-    }),
+    accounts: await visibleAccountsByIds(requests.map((r) => r.accountId)),
     newest: requests[0]?.id,
     oldest: requests.at(-1)?.id,
   };

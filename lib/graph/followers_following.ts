@@ -1,21 +1,17 @@
 // Followers and following of an account: one Query of edges plus one batch read
 // of the accounts. Pages are ordered by the other account's id (the edge's sort
 // key), newest account first, and the Link header carries those ids.
-import { isVisible } from '../policy/accounts';
-import { accountsByIds, type Account } from '../db/accounts';
+import type { Account } from '../db/accounts';
 import { followersPage, followingPage, type Follow } from '../db/follows';
 import type { Page } from '../paging';
+import { visibleAccountsByIds } from '../policy/accounts';
 
 export type AccountPage = { accounts: Account[]; newest?: string; oldest?: string };
 
 async function pageOf(edges: Follow[], other: (f: Follow) => string): Promise<AccountPage> {
   const ids = edges.map(other);
-  const found = await accountsByIds(ids);
   return {
-    accounts: ids.flatMap((id) => {
-      const account = found.get(id);
-      return account && isVisible(account) ? [account] : [];
-    }),
+    accounts: await visibleAccountsByIds(ids),
     newest: ids[0],
     oldest: ids[ids.length - 1],
   };

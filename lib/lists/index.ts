@@ -2,7 +2,7 @@
 // members who must be followed, and the list timeline. Memberships and entries
 // are written here and by the fan-out (lib/lists/delivery.ts).
 import { z } from 'zod';
-import { isVisible, visibleAccountById } from '../policy/accounts';
+import { isVisible, visibleAccountById, visibleAccountsByIds } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
 import {
@@ -128,8 +128,7 @@ export async function listAccounts(owner: Account, id: string, page: Page | { li
   const list = await ownList(owner, id);
   const members = await listMembersPage(list.id, page);
   const ids = members.map((m) => m.accountId);
-  const found = await accountsByIds(ids);
-  const accounts = ids.flatMap((a) => { const account = found.get(a); return account && isVisible(account) ? [account] : []; });
+  const accounts = await visibleAccountsByIds(ids);
   return page.limit === 0 ? { accounts } : { accounts, newest: ids[0], oldest: ids.at(-1) };
 }
 
