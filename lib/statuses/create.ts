@@ -23,14 +23,15 @@ import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import {
-  extractEntities,
-  isLocalMention,
   localMentionKey,
+  localMentionUsernames,
   MAX_STATUS_LENGTH,
-  mentionsOf,
+  mentionedAccounts,
+  parseStatusText,
   statusLength,
   statusToHtml,
   tagsOf,
+  type ParsedText,
   type ResolvedMention,
 } from '../text/status';
 import { config } from '../config';
@@ -60,9 +61,11 @@ export type NewStatus = {
 const invalid = (message: string) => unprocessable(`Validation failed: ${message}`);
 
 type CheckedPoll = { options: string[]; expiresIn: number; multiple: boolean; hideTotals: boolean };
+/** What the rules let through: the poll, and the text tokenised once for everything posting does with it. */
+export type Checked = { poll?: CheckedPoll; text: ParsedText };
 
 /** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
-export function checkRules(input: NewStatus): CheckedPoll | undefined {
+export function checkRules(input: NewStatus): Checked {
   const text = input.status ?? '';
   const hasPoll = input.poll !== undefined && (input.poll.options !== undefined || input.poll.expiresIn !== undefined);
   if (text.trim() === '' && input.mediaIds.length === 0) throw invalid("Text can't be blank");
@@ -70,9 +73,10 @@ export function checkRules(input: NewStatus): CheckedPoll | undefined {
   if (input.mediaIds.length > 0 && hasPoll) throw invalid('Cannot attach both files and a poll');
   // The raw caps again, for callers that did not come through the endpoint's schema: counting costs more than linear time.
   if (text.length > RAW_CAPS.statusText || input.spoilerText.length > RAW_CAPS.spoilerText) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
-  if (statusLength(text, input.spoilerText) > MAX_STATUS_LENGTH) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
+  const parsed = parseStatusText(text);
+  if (statusLength(parsed, input.spoilerText) > MAX_STATUS_LENGTH) throw invalid(`Text character limit of ${MAX_STATUS_LENGTH} exceeded`);
   if (input.language !== undefined && !isLanguageCode(input.language)) throw invalid('Language is not a valid language');
-  if (!hasPoll || !input.poll) return undefined;
+  if (!hasPoll || !input.poll) return { text: parsed };
   const { options, expiresIn } = input.poll;
   if (options === undefined) throw invalid("Poll options can't be blank");
   if (expiresIn === undefined) throw invalid("Poll expires_in can't be blank");
@@ -83,7 +87,7 @@ export function checkRules(input: NewStatus): CheckedPoll | undefined {
   if (new Set(options.map((o) => o.trim())).size !== options.length) throw invalid('Poll options contain duplicate items');
   if (expiresIn < POLL_LIMITS.minExpiresIn) throw invalid('Poll expires_at is too soon');
   if (expiresIn > POLL_LIMITS.maxExpiresIn) throw invalid('Poll expires_at is too far into the future');
-  return { options: options.map((o) => o.trim()), expiresIn, multiple: input.poll.multiple, hideTotals: input.poll.hideTotals };
+  return { poll: { options: options.map((o) => o.trim()), expiresIn, multiple: input.poll.multiple, hideTotals: input.poll.hideTotals }, text: parsed };
 }
 
 /** Own, unattached, processed attachments only; read first so the error can say which rule broke. */
@@ -98,9 +102,8 @@ export async function checkMedia(author: Account, mediaIds: string[], reservedFo
   }
 }
 
-async function resolveMentions(text: string): Promise<Map<string, ResolvedMention>> {
-  const local = mentionsOf(extractEntities(text)).filter(isLocalMention);
-  const accounts = await localAccountsByUsernames(local.map((m) => m.username));
+async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMention>> {
+  const accounts = await localAccountsByUsernames(localMentionUsernames(text));
   const resolved = new Map<string, ResolvedMention>();
   for (const account of accounts.values()) {
     resolved.set(localMentionKey(account.username), {
@@ -111,16 +114,6 @@ async function resolveMentions(text: string): Promise<Map<string, ResolvedMentio
     });
   }
   return resolved;
-}
-
-/** Mentions in order of first appearance, each account once. */
-function mentionsInOrder(text: string, resolved: Map<string, ResolvedMention>): ResolvedMention[] {
-  const out = new Map<string, ResolvedMention>();
-  for (const m of mentionsOf(extractEntities(text))) {
-    const account = isLocalMention(m) ? resolved.get(localMentionKey(m.username)) : undefined;
-    if (account) out.set(account.id, account);
-  }
-  return [...out.values()];
 }
 
 async function existingStatus(accountId: string, keyHash: string): Promise<Status | undefined> {
@@ -150,14 +143,12 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     const existing = await existingStatus(author.id, keyHash);
     if (existing) return { status: existing, created: false };
   }
-  const pollInput = checkRules(input);
+  const { poll: pollInput, text: parsed } = checkRules(input);
   await checkMedia(author, input.mediaIds, publish.scheduled?.id);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
 
-  const text = input.status ?? '';
-  const resolved = await resolveMentions(text);
-  const entities = extractEntities(text);
+  const resolved = await resolveMentions(parsed);
   const now = nowIso();
   const id = newId();
   const poll: Poll | undefined = pollInput && {
@@ -177,8 +168,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     accountId: author.id,
     createdAt: now,
     reblogOfId: null,
-    text,
-    contentHtml: statusToHtml(text, resolved),
+    text: input.status ?? '',
+    contentHtml: statusToHtml(parsed, resolved),
     spoilerText: input.spoilerText,
     // A content warning always marks the status sensitive (Mastodon's Status#set_sensitive).
     sensitive: (input.sensitive ?? author.sensitive) || input.spoilerText !== '',
@@ -187,8 +178,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     inReplyToId: parent?.id ?? null,
     inReplyToAccountId: parent?.accountId ?? null,
     conversationId: parent?.conversationId ?? id,
-    mentions: mentionsInOrder(text, resolved),
-    tags: tagsOf(entities),
+    mentions: mentionedAccounts(parsed, resolved),
+    tags: tagsOf(parsed),
     mediaIds: input.mediaIds,
     pollId: poll?.id ?? null,
     applicationName: token.appName,

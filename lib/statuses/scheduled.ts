@@ -57,7 +57,7 @@ async function applicationId(token: Token): Promise<string | null> {
 
 export async function scheduleStatus(author: Account, token: Token, input: NewStatus & { scheduledAt: string }): Promise<Scheduled> {
   const scheduledAt = checkScheduledAt(input.scheduledAt);
-  const poll = checkRules(input);
+  const { poll } = checkRules(input);
   await checkMedia(author, input.mediaIds);
   if (input.inReplyToId !== undefined) {
     const parent = await viewableStatus(input.inReplyToId, author);

@@ -3,6 +3,11 @@
 // for @user@domain, which twitter-text does not know), overlapping entities
 // resolved earliest-first; everything else is escaped; blank lines make
 // paragraphs and single line breaks <br />.
+//
+// Finding the entities is the costly part (three twitter-text passes and a
+// regular expression), so a post does it once: `parseStatusText` gives a
+// ParsedText, and the length check, the mentions, the tags and the HTML all
+// read that.
 import twitterText from 'twitter-text';
 import { config } from '../config';
 import { escapeHtml, linkHtml } from './html';
@@ -40,9 +45,41 @@ function asHttpUrl(candidate: string): string | undefined {
 /** Hashtag names as stored and keyed: NFKC, lower-cased. */
 export const normalizeTag = (tag: string) => tag.normalize('NFKC').toLowerCase();
 
-/** Entities in order of position, none overlapping. */
-export function extractEntities(raw: string): Entity[] {
+/**
+ * A status text tokenised once: what posting reads to count, resolve mentions,
+ * record tags and render HTML, so none of them looks at the raw text again.
+ */
+export type ParsedText = {
+  /** The text with line endings normalized to \n; entity positions index into it. */
+  readonly text: string;
+  /** URLs, mentions and hashtags in order of position, none overlapping: what is counted, mentioned and tagged. */
+  readonly entities: readonly Entity[];
+  /** What the HTML shows: the text without surrounding whitespace, [start, end), and the entities found in it. */
+  readonly shown: { readonly start: number; readonly end: number; readonly entities: readonly Entity[] };
+};
+
+/** The one tokenisation of a status text. Check the raw cap (lib/text/limits.ts) first: this is not linear. */
+export function parseStatusText(raw: string): ParsedText {
   const text = normalizeNewlines(raw);
+  const entities = findEntities(text);
+  const start = text.length - text.trimStart().length;
+  const end = Math.max(start, text.trimEnd().length);
+  // The HTML is of the trimmed text. Its entities are those of the whole text
+  // (none contains whitespace, and twitter-text takes whitespace as it takes
+  // the text's ends) except beside U+FEFF, which trim() removes but twitter-text
+  // counts as an invalid character: no URL is found right after it. Only then
+  // is the trimmed text tokenised on its own.
+  const shown =
+    text[start - 1] === '\uFEFF' || text[end] === '\uFEFF'
+      ? { start, end, entities: findEntities(text.slice(start, end)).map((e) => ({ ...e, start: e.start + start, end: e.end + start })) }
+      : { start, end, entities };
+  return { text, entities, shown };
+}
+
+/** Entities in order of position, none overlapping (for a text that is not a status, such as a tag name). */
+export const extractEntities = (raw: string): Entity[] => findEntities(normalizeNewlines(raw));
+
+function findEntities(text: string): Entity[] {
   const found: Entity[] = [];
   for (const u of twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
     const href = asHttpUrl(u.url);
@@ -76,15 +113,19 @@ export function extractEntities(raw: string): Entity[] {
 /** Is this mention addressed to this server (no domain, or our own)? */
 export const isLocalMention = (m: MentionEntity) => m.domain === null || m.domain === config.domain.toLowerCase();
 
-export const mentionsOf = (entities: Entity[]) => entities.flatMap((e) => (e.kind === 'mention' ? [e] : []));
+export const mentionsOf = (parsed: ParsedText) => parsed.entities.flatMap((e) => (e.kind === 'mention' ? [e] : []));
 
 /** Distinct normalized hashtags, in order of first use. */
-export const tagsOf = (entities: Entity[]) => [...new Set(entities.flatMap((e) => (e.kind === 'hashtag' ? [normalizeTag(e.tag)] : [])))];
+export const tagsOf = (parsed: ParsedText) => [...new Set(parsed.entities.flatMap((e) => (e.kind === 'hashtag' ? [normalizeTag(e.tag)] : [])))];
 
-/** The spelling of each tag as first written in the text, by stored (normalized) tag. */
+/**
+ * The spelling of each tag as first written in the text, by stored (normalized)
+ * tag. It takes the stored text: the fan-out worker, which counts tag uses off
+ * the posting path, is its one caller and tokenises the text once there.
+ */
 export function tagDisplayNames(text: string): Map<string, string> {
   const names = new Map<string, string>();
-  for (const e of extractEntities(text)) {
+  for (const e of parseStatusText(text).entities) {
     if (e.kind !== 'hashtag') continue;
     const tag = normalizeTag(e.tag);
     if (!names.has(tag)) names.set(tag, e.tag);
@@ -104,16 +145,15 @@ const graphemeLength = (text: string) => {
  * clusters, every URL counted as 23 characters and a remote mention as its
  * `@username` part only.
  */
-export function statusLength(text: string, spoilerText = ''): number {
-  const normalized = normalizeNewlines(text);
+export function statusLength({ text, entities }: ParsedText, spoilerText = ''): number {
   let countable = '';
   let at = 0;
-  for (const e of extractEntities(normalized)) {
+  for (const e of entities) {
     if (e.kind === 'hashtag') continue;
-    countable += normalized.slice(at, e.start) + (e.kind === 'url' ? 'x'.repeat(URL_COUNTED_LENGTH) : `@${e.username}`);
+    countable += text.slice(at, e.start) + (e.kind === 'url' ? 'x'.repeat(URL_COUNTED_LENGTH) : `@${e.username}`);
     at = e.end;
   }
-  countable += normalized.slice(at);
+  countable += text.slice(at);
   return graphemeLength(spoilerText) + graphemeLength(countable);
 }
 
@@ -135,20 +175,32 @@ function entityHtml(e: Entity, source: string, resolved: Map<string, ResolvedMen
   }
 }
 
+/** The local mentions, as the usernames to look up (`localAccountsByUsernames`). */
+export const localMentionUsernames = (parsed: ParsedText): string[] => mentionsOf(parsed).flatMap((m) => (isLocalMention(m) ? [m.username] : []));
+
+/** The accounts mentioned, in order of first appearance, each once: what the status records and notifies. */
+export function mentionedAccounts(parsed: ParsedText, resolved: Map<string, ResolvedMention>): ResolvedMention[] {
+  const out = new Map<string, ResolvedMention>();
+  for (const m of mentionsOf(parsed)) {
+    const account = isLocalMention(m) ? resolved.get(localMentionKey(m.username)) : undefined;
+    if (account) out.set(account.id, account);
+  }
+  return [...out.values()];
+}
+
 /**
  * The HTML of a status. `resolved` maps `localMentionKey(username)` to the
  * local accounts that exist; other mentions stay as plain text.
  */
-export function statusToHtml(raw: string, resolved: Map<string, ResolvedMention>): string {
-  const text = normalizeNewlines(raw).trim();
-  if (text === '') return '';
+export function statusToHtml({ text, shown: { start, end, entities } }: ParsedText, resolved: Map<string, ResolvedMention>): string {
+  if (end === start) return '';
   let html = '';
-  let at = 0;
-  for (const e of extractEntities(text)) {
+  let at = start;
+  for (const e of entities) {
     html += escapeHtml(text.slice(at, e.start)) + entityHtml(e, text, resolved);
     at = e.end;
   }
-  html += escapeHtml(text.slice(at));
+  html += escapeHtml(text.slice(at, end));
   return html
     .split(/\n{2,}/)
     .map((paragraph) => `<p>${paragraph.replace(/\n/g, '<br />')}</p>`)

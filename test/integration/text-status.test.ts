@@ -1,4 +1,4 @@
-import { extractEntities, normalizeTag, statusLength, statusToHtml, tagsOf, type ResolvedMention } from '../../lib/text/status';
+import { extractEntities, normalizeTag, parseStatusText, statusLength, statusToHtml, tagsOf, type ResolvedMention } from '../../lib/text/status';
 
 const alice: ResolvedMention = { id: '1', username: 'alice', acct: 'alice', url: 'https://social.example/@alice' };
 const resolved = new Map([['alice@', alice]]);
@@ -20,11 +20,11 @@ describe('status text to HTML', () => {
     ['a URL without scheme', 'see example.com', '<p>see example.com</p>'],
     ['a javascript: URL', 'javascript:alert(1)', '<p>javascript:alert(1)</p>'],
   ])('renders %s', (_name, text, html) => {
-    expect(statusToHtml(text, resolved)).toBe(html);
+    expect(statusToHtml(parseStatusText(text), resolved)).toBe(html);
   });
 
   it('shortens long links as Mastodon', () => {
-    const html = statusToHtml('https://www.example.com/a/very/long/path/that/goes/on/and/on', resolved);
+    const html = statusToHtml(parseStatusText('https://www.example.com/a/very/long/path/that/goes/on/and/on'), resolved);
     expect(html).toBe(
       '<p><a href="https://www.example.com/a/very/long/path/that/goes/on/and/on" target="_blank" rel="nofollow noopener noreferrer">' +
         '<span class="invisible">https://www.</span><span class="ellipsis">example.com/a/very/long/path/t</span><span class="invisible">hat/goes/on/and/on</span></a></p>',
@@ -38,7 +38,7 @@ describe('status text to HTML', () => {
   });
 
   it('records tags NFKC-normalised, lower-cased and once', () => {
-    expect(tagsOf(extractEntities('#Tag #tag #ＴＡＧ #other'))).toEqual(['tag', 'other']);
+    expect(tagsOf(parseStatusText('#Tag #tag #ＴＡＧ #other'))).toEqual(['tag', 'other']);
     expect(normalizeTag('Ｃａｆé')).toBe('café');
   });
 });
@@ -52,6 +52,6 @@ describe('status length as Mastodon counts it', () => {
     ['a local mention whole', '@bob', '', 4],
     ['the content warning too', 'abc', 'cw', 5],
   ])('counts %s', (_name, text, spoiler, length) => {
-    expect(statusLength(text, spoiler)).toBe(length);
+    expect(statusLength(parseStatusText(text), spoiler)).toBe(length);
   });
 });
