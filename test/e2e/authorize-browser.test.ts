@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 import { freePort } from '../../infra/local/emulators';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-let stack: Stack;
+const stack = useStack();
 let browser: Browser;
 let callback: Server;
 let callbackUrl: string;
@@ -22,7 +22,6 @@ const password = 'browser passphrase 99';
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  stack = await startStack();
   // The client app's redirect endpoint: records the query it is sent.
   const port = await freePort();
   callbackUrl = `http://127.0.0.1:${port}/callback`;
@@ -43,15 +42,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (callback ? callback.close(() => resolve()) : resolve()));
-  await stack?.stop();
 });
 
 async function registeredUser(app: mastodon.v1.Client) {
-  const oauth = createOAuthAPIClient({ url: stack.baseUrl });
+  const oauth = createOAuthAPIClient({ url: stack().baseUrl });
   const appToken = await oauth.token.create({
     grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: callbackUrl, scope: 'write:accounts',
   });
-  const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken.accessToken });
+  const asApp = createRestAPIClient({ url: stack().baseUrl, accessToken: appToken.accessToken });
   await asApp.v1.accounts.create({ username: email.split('@')[0]!, email, password, agreement: true, locale: 'en' });
 }
 
@@ -62,13 +60,13 @@ const pkce = () => {
 
 describe('authorization code flow in a browser', () => {
   it('logs in, approves, receives the code and exchanges it with PKCE', async () => {
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     const app = await anon.v1.apps.create({ clientName: 'Browser <App>', redirectUris: callbackUrl, scopes: 'read write write:accounts' });
     await registeredUser(app);
 
     const { verifier, challenge } = pkce();
     const state = randomBytes(8).toString('hex');
-    const authorize = new URL('/oauth/authorize', stack.baseUrl);
+    const authorize = new URL('/oauth/authorize', stack().baseUrl);
     authorize.search = new URLSearchParams({
       response_type: 'code', client_id: app.clientId!, redirect_uri: callbackUrl, scope: 'read write',
       state, code_challenge: challenge, code_challenge_method: 'S256',
@@ -89,11 +87,11 @@ describe('authorization code flow in a browser', () => {
     const code = params.get('code');
     expect(code).toBeTruthy();
 
-    const oauth = createOAuthAPIClient({ url: stack.baseUrl });
+    const oauth = createOAuthAPIClient({ url: stack().baseUrl });
     const exchange = { grantType: 'authorization_code', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: callbackUrl, code: code!, codeVerifier: verifier } as const;
     const token = await oauth.token.create(exchange as mastodon.oauth.CreateTokenParams);
     expect(token.scope).toBe('read write');
-    const user = createRestAPIClient({ url: stack.baseUrl, accessToken: token.accessToken });
+    const user = createRestAPIClient({ url: stack().baseUrl, accessToken: token.accessToken });
     const me = await user.v1.accounts.verifyCredentials();
     expect(me.acct).toBe(email.split('@')[0]);
 
@@ -102,9 +100,9 @@ describe('authorization code flow in a browser', () => {
   });
 
   it('shows the code on the page for the out-of-band redirect, and denies cleanly', async () => {
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     const app = await anon.v1.apps.create({ clientName: 'OOB app', redirectUris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read' });
-    const authorize = new URL('/oauth/authorize', stack.baseUrl);
+    const authorize = new URL('/oauth/authorize', stack().baseUrl);
     authorize.search = new URLSearchParams({ response_type: 'code', client_id: app.clientId!, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read', force_login: 'true' }).toString();
 
     const page = await browser.newPage();
@@ -115,7 +113,7 @@ describe('authorization code flow in a browser', () => {
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Authorize' }).click()]);
     const code = (await page.locator('#code').first().textContent())?.trim() ?? (await page.locator('#code').inputValue());
     expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const oauth = createOAuthAPIClient({ url: stack.baseUrl });
+    const oauth = createOAuthAPIClient({ url: stack().baseUrl });
     const token = await oauth.token.create({ grantType: 'authorization_code', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: 'urn:ietf:wg:oauth:2.0:oob', code });
     expect(token.scope).toBe('read');
     await page.close();

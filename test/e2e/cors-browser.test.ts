@@ -9,11 +9,11 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../infra/local/emulators';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-let stack: Stack;
+const stack = useStack();
 let browser: Browser;
 let site: Server;
 let siteOrigin: string;
@@ -26,7 +26,6 @@ let username: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  stack = await startStack();
   // The web client's own origin: same host, another port, so every API call is cross-origin.
   const port = await freePort();
   siteOrigin = `http://127.0.0.1:${port}`;
@@ -53,7 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
-  await stack?.stop();
 }, 60_000);
 
 type Got = { ok: true; status: number; body: unknown; headers: Record<string, string | null> } | { ok: false; error: string };
@@ -84,7 +82,7 @@ async function fromPage(path: string, init: { method?: string; headers?: Record<
         return { ok: false as const, error: String(err) };
       }
     },
-    { url: `${stack.baseUrl}${path}`, method: init.method ?? 'GET', headers: init.headers ?? {}, json: init.json, read },
+    { url: `${stack().baseUrl}${path}`, method: init.method ?? 'GET', headers: init.headers ?? {}, json: init.json, read },
   );
 }
 
@@ -202,7 +200,7 @@ describe('a web client on another origin, in Chromium', () => {
           leave.abort();
         }
       },
-      { base: stack.baseUrl, token: userToken },
+      { base: stack().baseUrl, token: userToken },
     );
     if (!got.ok) throw new Error(`the page got no stream (CORS refused?): ${got.error}`);
     expect(got.status).toBe(200);
@@ -234,7 +232,7 @@ describe('a web client on another origin, in Chromium', () => {
           source.close();
         }
       },
-      { base: stack.baseUrl, token: userToken },
+      { base: stack().baseUrl, token: userToken },
     );
     if (!got.ok) throw new Error(`the page got no stream: ${got.error}`);
     expect(JSON.parse(got.data)).toMatchObject({ id: got.id });
@@ -255,7 +253,7 @@ describe('a web client on another origin, in Chromium', () => {
 /** A preflight as the browser sends it (fetch cannot send one itself). */
 function preflight(path: string, method: string, headers: string) {
   return new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
-    const url = new URL(path, stack.baseUrl);
+    const url = new URL(path, stack().baseUrl);
     const req = request({
       host: url.hostname,
       port: url.port,
@@ -296,7 +294,7 @@ describe('preflight answers on the local stack (plain HTTP)', () => {
   it('exposes on responses, streams included, the headers the preflight configuration names', async () => {
     const configured = list((await preflight('/api/v1/statuses', 'GET', 'authorization')).headers['access-control-expose-headers']);
     expect(configured).toEqual(expect.arrayContaining(['link', 'x-ratelimit-remaining']));
-    const stream = await fetch(`${stack.baseUrl}/api/v1/streaming/health`, { headers: { Origin: siteOrigin } });
+    const stream = await fetch(`${stack().baseUrl}/api/v1/streaming/health`, { headers: { Origin: siteOrigin } });
     await stream.text();
     expect(stream.headers.get('access-control-allow-origin')).toBe('*');
     expect(new Set(list(stream.headers.get('access-control-expose-headers') ?? ''))).toEqual(new Set(configured));

@@ -5,23 +5,18 @@ import { connect } from 'node:net';
 import { setUp, type Setup } from '../fuzz/fixtures';
 import { loadRoutes } from '../fuzz/routes';
 import { fuzz, statsTable } from '../fuzz/run';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const REQUESTS = 1_500;
 const SEED = 20_261_124;
 
-let stack: Stack;
+// Thousands of requests from one address: the rate limits are scaled up, not off.
+const stack = useStack({ env: { RATE_LIMIT_FACTOR: '1000' } });
 let setup: Setup;
 
 beforeAll(async () => {
-  // Thousands of requests from one address: the rate limits are scaled up, not off.
-  stack = await startStack({ env: { RATE_LIMIT_FACTOR: '1000' } });
-  setup = await setUp(stack.baseUrl);
+  setup = await setUp(stack().baseUrl);
 }, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 30_000);
 
 const routes = loadRoutes();
 
@@ -40,7 +35,7 @@ describe('the route table the suite reads', () => {
 
 describe('hostile requests to every route', () => {
   it('are each answered below 500, with a JSON error on every 4xx and nothing written for a refused one', async () => {
-    const result = await fuzz({ baseUrl: stack.baseUrl, routes, fixtures: setup, requests: REQUESTS, seed: SEED });
+    const result = await fuzz({ baseUrl: stack().baseUrl, routes, fixtures: setup, requests: REQUESTS, seed: SEED });
     if (process.env.FUZZ_STATS) process.stdout.write(`${statsTable(result)}\n${result.requests} requests in ${result.ms} ms\n`);
     const report = [
       result.stackDown ? `the stack stopped answering after:\n  ${result.stackDown}` : '',
@@ -53,16 +48,16 @@ describe('hostile requests to every route', () => {
   }, 240_000);
 
   it('leave the stack serving: an authenticated request, a stream and the WebSocket port still answer', async () => {
-    const me = await fetch(`${stack.baseUrl}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${setup.healthToken}` } });
+    const me = await fetch(`${stack().baseUrl}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${setup.healthToken}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { id?: string }).id).toBe(setup.ids.accountA);
     // Answered by a handler in serverless offline, behind the front server.
     expect(me.headers.get('x-db-calls')).not.toBeNull();
 
-    const health = await fetch(`${stack.baseUrl}/api/v1/streaming/health`);
+    const health = await fetch(`${stack().baseUrl}/api/v1/streaming/health`);
     expect(await health.text()).toBe('OK');
 
-    const ws = new URL(stack.wsUrl);
+    const ws = new URL(stack().wsUrl);
     await new Promise<void>((resolve, reject) => {
       const socket = connect({ host: ws.hostname, port: Number(ws.port) }, () => {
         socket.destroy();
@@ -73,6 +68,6 @@ describe('hostile requests to every route', () => {
 
     // The front server, serverless offline's HTTP and WebSocket servers all answered: no process of the
     // stack died, and nothing in it reported an error that escaped.
-    expect(stack.output()).not.toMatch(/uncaught exception|unhandled 'error' event|ERR_UNHANDLED_ERROR/i);
+    expect(stack().output()).not.toMatch(/uncaught exception|unhandled 'error' event|ERR_UNHANDLED_ERROR/i);
   });
 });

@@ -2,22 +2,14 @@
 // over raw sockets to `npm start`'s stack: each is answered with `{"error": ...}`,
 // and the stack goes on answering.
 import { connect } from 'node:net';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 30_000);
+const stack = useStack();
 
 type RawAnswer = { status: number; headers: Record<string, string>; body: string };
 
 /** Writes bytes as they are to the HTTP port and reads the answer until the server closes or the body is complete. */
-function rawRequest(bytes: Buffer | string, timeoutMs = 20_000, to = stack.baseUrl): Promise<RawAnswer> {
+function rawRequest(bytes: Buffer | string, timeoutMs = 20_000, to = stack().baseUrl): Promise<RawAnswer> {
   const { hostname, port } = new URL(to);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -62,10 +54,10 @@ function rawRequest(bytes: Buffer | string, timeoutMs = 20_000, to = stack.baseU
   });
 }
 
-const host = () => new URL(stack.baseUrl).host;
+const host = () => new URL(stack().baseUrl).host;
 
 async function expectStillServing() {
-  const res = await fetch(`${stack.baseUrl}/api/v1/instance`);
+  const res = await fetch(`${stack().baseUrl}/api/v1/instance`);
   expect(res.status).toBe(200);
 }
 
@@ -187,7 +179,7 @@ describe('the local stack under hostile requests', () => {
     const answer = await rawRequest(
       `GET /api/v1/streaming HTTP/1.1\r\nHost: ${host()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nX-Padding: ${'c'.repeat(20 * 1024)}\r\n\r\n`,
       20_000,
-      stack.wsUrl.replace(/^ws/, 'http'),
+      stack().wsUrl.replace(/^ws/, 'http'),
     );
     expectJsonError(answer, 431);
   });

@@ -7,20 +7,12 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { mastodon } from 'masto';
 import { z } from 'zod';
 import { eventually, newUser, type MastoUser } from '../support/masto';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  // Eight people sign up from 127.0.0.1, each with an app of their own: more than the 5 sign-ups
-  // and 5 app registrations one address gets (lib/http/ratelimit.ts), and its waits poll the API
-  // several times a second on a busy machine; the limits themselves are tested in ratelimit-*.test.ts.
-  stack = await startStack({ env: { RATE_LIMIT_FACTOR: '10' } });
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+// Eight people sign up from 127.0.0.1, each with an app of their own: more than the 5 sign-ups
+// and 5 app registrations one address gets (lib/http/ratelimit.ts), and its waits poll the API
+// several times a second on a busy machine; the limits themselves are tested in ratelimit-*.test.ts.
+const stack = useStack({ env: { RATE_LIMIT_FACTOR: '10' } });
 
 const MINUTE = 60_000;
 /** Each step waits on workers (fan-out, notifications) that cold-start in their own invocations on a shared machine. */
@@ -38,7 +30,7 @@ const sweepResult = z.object({
  * sends, through the stack's Lambda invoke endpoint (the function judges due-ness by the event's `time`).
  */
 async function sweepAt(at: number): Promise<z.infer<typeof sweepResult>> {
-  const lambda = new LambdaClient({ endpoint: stack.lambdaEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const lambda = new LambdaClient({ endpoint: stack().lambdaEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const event = {
     version: '0',
     id: crypto.randomUUID(),
@@ -87,14 +79,14 @@ describe('curating what one sees, with masto on the local stack', () => {
 
   beforeAll(async () => {
     // One at a time: registration is the slowest request (argon2), and the machine is shared.
-    lena = await newUser(stack.baseUrl, 'lena');
-    ray = await newUser(stack.baseUrl, 'ray');
-    rita = await newUser(stack.baseUrl, 'rita');
-    ana = await newUser(stack.baseUrl, 'ana');
-    bob = await newUser(stack.baseUrl, 'bob');
-    carl = await newUser(stack.baseUrl, 'carl');
-    dave = await newUser(stack.baseUrl, 'dave');
-    erin = await newUser(stack.baseUrl, 'erin');
+    lena = await newUser(stack().baseUrl, 'lena');
+    ray = await newUser(stack().baseUrl, 'ray');
+    rita = await newUser(stack().baseUrl, 'rita');
+    ana = await newUser(stack().baseUrl, 'ana');
+    bob = await newUser(stack().baseUrl, 'bob');
+    carl = await newUser(stack().baseUrl, 'carl');
+    dave = await newUser(stack().baseUrl, 'dave');
+    erin = await newUser(stack().baseUrl, 'erin');
   }, 120_000);
 
   describe('a locked account', () => {
@@ -256,7 +248,7 @@ describe('curating what one sees, with masto on the local stack', () => {
     const text = `six minutes from now ${unique('sched')}`;
 
     it('is swept by a schedule serverless-offline runs every minute, as EventBridge does in AWS', () => {
-      expect(stack.output()).toContain('Scheduling [sweeper] cron: [*/1 * * * *]');
+      expect(stack().output()).toContain('Scheduling [sweeper] cron: [*/1 * * * *]');
     });
 
     it('is listed among the scheduled statuses and not published before its time', async () => {

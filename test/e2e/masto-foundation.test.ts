@@ -2,17 +2,9 @@
 // the `masto` client over HTTP against the running local stack.
 import sharp from 'sharp';
 import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const stack = useStack();
 
 const unique = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -25,7 +17,7 @@ describe('a new user with masto', () => {
   const password = 'a sturdy passphrase 42';
 
   it('creates an application and gets an app token (client credentials)', async () => {
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     app = await anon.v1.apps.create({
       clientName: 'masto e2e',
       redirectUris: 'urn:ietf:wg:oauth:2.0:oob',
@@ -35,7 +27,7 @@ describe('a new user with masto', () => {
     expect(app.clientId).toBeTruthy();
     expect(app.clientSecret).toBeTruthy();
 
-    const oauth = createOAuthAPIClient({ url: stack.baseUrl });
+    const oauth = createOAuthAPIClient({ url: stack().baseUrl });
     const token = await oauth.token.create({
       grantType: 'client_credentials',
       clientId: app.clientId!,
@@ -46,22 +38,22 @@ describe('a new user with masto', () => {
     expect(token.tokenType).toBe('Bearer');
     appToken = token.accessToken;
 
-    const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken });
+    const asApp = createRestAPIClient({ url: stack().baseUrl, accessToken: appToken });
     const verified = await asApp.v1.apps.verifyCredentials();
     expect(verified.name).toBe('masto e2e');
   });
 
   it('registers an account with the app token', async () => {
-    const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken });
+    const asApp = createRestAPIClient({ url: stack().baseUrl, accessToken: appToken });
     const token = await asApp.v1.accounts.create({ username, email, password, agreement: true, locale: 'en' });
     expect(token.accessToken).toBeTruthy();
-    const registered = createRestAPIClient({ url: stack.baseUrl, accessToken: token.accessToken });
+    const registered = createRestAPIClient({ url: stack().baseUrl, accessToken: token.accessToken });
     const me = await registered.v1.accounts.verifyCredentials();
     expect(me.username).toBe(username);
   });
 
   it('gets a user token with the password grant and reads the profile', async () => {
-    const oauth = createOAuthAPIClient({ url: stack.baseUrl });
+    const oauth = createOAuthAPIClient({ url: stack().baseUrl });
     const token = await oauth.token.create({
       grantType: 'password',
       clientId: app.clientId!,
@@ -72,7 +64,7 @@ describe('a new user with masto', () => {
       scope: 'read write follow',
     });
     expect(token.scope).toBe('read write follow');
-    user = createRestAPIClient({ url: stack.baseUrl, accessToken: token.accessToken });
+    user = createRestAPIClient({ url: stack().baseUrl, accessToken: token.accessToken });
     const me = await user.v1.accounts.verifyCredentials();
     expect(me).toMatchObject({ username, acct: username, locked: false, bot: false, followersCount: 0 });
     expect(me.source).toMatchObject({ privacy: 'public', sensitive: false });
@@ -103,7 +95,7 @@ describe('a new user with masto', () => {
     const meta = await sharp(Buffer.from(await avatar.arrayBuffer())).metadata();
     expect([meta.width, meta.height]).toEqual([400, 400]);
 
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     const looked = await anon.v1.accounts.lookup({ acct: username });
     expect(looked.id).toBe(updated.id);
     const fetched = await anon.v1.accounts.$select(updated.id).fetch();
@@ -112,21 +104,21 @@ describe('a new user with masto', () => {
   });
 
   it('reads the instance in both shapes', async () => {
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     const v1 = await anon.v1.instance.fetch();
-    expect(v1.urls.streamingApi).toBe(stack.wsUrl);
+    expect(v1.urls.streamingApi).toBe(stack().wsUrl);
     expect(v1.version).toMatch(/^3\.\d+\.\d+ \(compatible; tootless /);
     const v2 = await anon.v2.instance.fetch();
-    expect(v2.configuration.urls.streaming).toBe(stack.wsUrl);
+    expect(v2.configuration.urls.streaming).toBe(stack().wsUrl);
     expect(v2.registrations.enabled).toBe(true);
   });
 
   it('answers the spec errors as a client sees them', async () => {
-    const stranger = createRestAPIClient({ url: stack.baseUrl, accessToken: 'not-a-token' });
+    const stranger = createRestAPIClient({ url: stack().baseUrl, accessToken: 'not-a-token' });
     await expect(stranger.v1.accounts.verifyCredentials()).rejects.toMatchObject({ statusCode: 401, message: 'The access token is invalid' });
-    const anon = createRestAPIClient({ url: stack.baseUrl });
+    const anon = createRestAPIClient({ url: stack().baseUrl });
     await expect(anon.v1.accounts.$select('1').fetch()).rejects.toMatchObject({ statusCode: 404, message: 'Record not found' });
-    const res = await fetch(`${stack.baseUrl}/api/v1/no/such/route`);
+    const res = await fetch(`${stack().baseUrl}/api/v1/no/such/route`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: expect.any(String) });
   });

@@ -4,19 +4,11 @@
 import sharp from 'sharp';
 import type { mastodon } from 'masto';
 import { eventually, newUser as newUserOn, type MastoUser } from '../support/masto';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
+const stack = useStack();
 
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const newUser = (name: string) => newUserOn(stack.baseUrl, name);
+const newUser = (name: string) => newUserOn(stack().baseUrl, name);
 
 describe('two people on the local stack', () => {
   let a: MastoUser;

@@ -3,43 +3,28 @@
 // masto does it) for user A; user B favourites A's post; the receiver gets the
 // push from the push worker, decrypts it with its private key, and checks the
 // payload and the VAPID signature against the server key.
-import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 import { pushReceiver, verifyVapid, type PushReceiver } from '../support/push-receiver';
-import { startStack, type Stack } from '../support/stack';
+import { newUser, type MastoUser } from '../support/masto';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
+const stack = useStack();
 let receiver: PushReceiver;
 
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([startStack(), pushReceiver()]);
-}, 240_000);
+  receiver = await pushReceiver();
+});
 
 afterAll(async () => {
   await receiver?.close();
-  await stack?.stop();
 });
 
-type User = { client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials; token: string; app: mastodon.v1.Client };
-
-async function newUser(name: string): Promise<User> {
-  const anon = createRestAPIClient({ url: stack.baseUrl });
-  const app = await anon.v1.apps.create({ clientName: `e2e push ${name}`, redirectUris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read write follow push' });
-  const oauth = createOAuthAPIClient({ url: stack.baseUrl });
-  const appToken = await oauth.token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read write follow push' });
-  const username = `${name}${Date.now().toString(36)}`;
-  const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken.accessToken });
-  const token = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'push passphrase 42', agreement: true, locale: 'en' });
-  const client = createRestAPIClient({ url: stack.baseUrl, accessToken: token.accessToken });
-  return { client, me: await client.v1.accounts.verifyCredentials(), token: token.accessToken, app };
-}
-
 describe('a favourite reaches A\'s push endpoint', () => {
-  let a: User;
-  let b: User;
+  let a: MastoUser;
+  let b: MastoUser;
 
   beforeAll(async () => {
-    a = await newUser('pusha');
-    b = await newUser('pushb');
+    a = await newUser(stack().baseUrl, 'pusha');
+    b = await newUser(stack().baseUrl, 'pushb');
   }, 60_000);
 
   it('A subscribes with the receiver\'s keys; the server key is the application\'s vapid_key', async () => {

@@ -4,21 +4,13 @@
 // offline there. What the streams carry is test/e2e/streaming.test.ts's business;
 // the wrapper and the front server are also tested on their own in
 // test/integration/http-stream.test.ts.
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 30_000);
+const stack = useStack();
 
 describe('server-sent events plumbing on the local stack', () => {
   it('answers GET /api/v1/streaming/health with OK as text/plain, streamed, and the CORS header', async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/streaming/health`, { headers: { origin: 'https://client.example' } });
+    const res = await fetch(`${stack().baseUrl}/api/v1/streaming/health`, { headers: { origin: 'https://client.example' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -30,7 +22,7 @@ describe('server-sent events plumbing on the local stack', () => {
   it('answers health for many clients at once (one worker serves concurrent invocations)', async () => {
     const bodies = await Promise.all(
       Array.from({ length: 12 }, async () => {
-        const res = await fetch(`${stack.baseUrl}/api/v1/streaming/health?access_token=ignored`);
+        const res = await fetch(`${stack().baseUrl}/api/v1/streaming/health?access_token=ignored`);
         return `${res.status} ${await res.text()}`;
       }),
     );
@@ -40,7 +32,7 @@ describe('server-sent events plumbing on the local stack', () => {
   it('streams GET /api/v1/streaming/public: its first bytes arrive while the response stays open', async () => {
     const client = new AbortController();
     try {
-      const res = await fetch(`${stack.baseUrl}/api/v1/streaming/public`, { signal: client.signal });
+      const res = await fetch(`${stack().baseUrl}/api/v1/streaming/public`, { signal: client.signal });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/event-stream');
       // The response lasts minutes (until the client leaves): bytes read now were sent as a stream.
@@ -53,14 +45,14 @@ describe('server-sent events plumbing on the local stack', () => {
   });
 
   it('answers a streamed endpoint\'s error before its first byte as the API\'s JSON', async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/streaming/user`, { headers: { authorization: 'Bearer nope' } });
+    const res = await fetch(`${stack().baseUrl}/api/v1/streaming/user`, { headers: { authorization: 'Bearer nope' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ error: 'The access token is invalid' });
   });
 
   it('passes every other request to the HTTP API on the same port, bodies and errors included', async () => {
-    const app = await fetch(`${stack.baseUrl}/api/v1/apps`, {
+    const app = await fetch(`${stack().baseUrl}/api/v1/apps`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_name: 'sse plumbing', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read' }),
@@ -68,12 +60,12 @@ describe('server-sent events plumbing on the local stack', () => {
     expect(app.status).toBe(200);
     expect(await app.json()).toMatchObject({ name: 'sse plumbing', scopes: ['read'] });
 
-    const unauthorized = await fetch(`${stack.baseUrl}/api/v1/accounts/verify_credentials`, { headers: { authorization: 'Bearer nope' } });
+    const unauthorized = await fetch(`${stack().baseUrl}/api/v1/accounts/verify_credentials`, { headers: { authorization: 'Bearer nope' } });
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toEqual({ error: 'The access token is invalid' });
 
     // A method the streamed function does not list is the HTTP API's to answer: its catch-all 404.
-    const post = await fetch(`${stack.baseUrl}/api/v1/streaming/health`, { method: 'POST' });
+    const post = await fetch(`${stack().baseUrl}/api/v1/streaming/health`, { method: 'POST' });
     expect(post.status).toBe(404);
     expect(await post.json()).toEqual({ error: 'Not found' });
   });

@@ -6,25 +6,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { enqueue } from '../../lib/queue';
-import { startStack, type Stack } from '../support/stack';
+import { useStack } from '../support/stack';
 
 const sample = (name: string): unknown =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../events/${name}`, import.meta.url)), 'utf8'));
 
-let stack: Stack;
+const stack = useStack();
 
-beforeAll(async () => {
-  stack = await startStack();
-  process.stdout.write(`local stack answered in ${(stack.startupMs / 1000).toFixed(1)} s\n`);
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 30_000);
+beforeAll(() => {
+  process.stdout.write(`local stack answered in ${(stack().startupMs / 1000).toFixed(1)} s\n`);
+});
 
 /** Invokes a function synchronously through serverless-offline's Lambda endpoint, as `aws lambda invoke` would. */
 async function invoke(fn: string, event: unknown): Promise<unknown> {
-  const client = new LambdaClient({ endpoint: stack.lambdaEndpoint, region: 'us-east-1' });
+  const client = new LambdaClient({ endpoint: stack().lambdaEndpoint, region: 'us-east-1' });
   const res = await client.send(new InvokeCommand({ FunctionName: `tootless-local-${fn}`, Payload: Buffer.from(JSON.stringify(event)) }));
   client.destroy();
   expect(res.FunctionError).toBeUndefined();
@@ -36,14 +31,14 @@ const waitFor = async <T>(what: string, probe: () => T | undefined, timeoutMs = 
   for (;;) {
     const value = probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack().output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 };
 
 describe('the local stack', () => {
   it('registers an app over HTTP', async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/apps`, {
+    const res = await fetch(`${stack().baseUrl}/api/v1/apps`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_name: 'e2e smoke', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob', scopes: 'read write' }),
@@ -56,7 +51,7 @@ describe('the local stack', () => {
   });
 
   it('answers a bad token with 401 JSON and Mastodon\'s CORS header', async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/apps/verify_credentials`, {
+    const res = await fetch(`${stack().baseUrl}/api/v1/apps/verify_credentials`, {
       headers: { authorization: 'Bearer nope', origin: 'https://client.example' },
     });
     expect(res.status).toBe(401);
@@ -73,24 +68,24 @@ describe('the local stack', () => {
   it('runs the sample SQS event (events/sqs-mail.json) through mailWorker', async () => {
     expect(await invoke('mailWorker', sample('sqs-mail.json'))).toEqual({ batchItemFailures: [] });
     await waitFor('the sample message in the mail folder', () =>
-      existsSync(stack.mailDir) && readdirSync(stack.mailDir).some((f) => f.endsWith('alice@example.com.json')) ? true : undefined,
+      existsSync(stack().mailDir) && readdirSync(stack().mailDir).some((f) => f.endsWith('alice@example.com.json')) ? true : undefined,
     );
   });
 
   it('delivers a queued message to its worker through the Lambda invoke endpoint', async () => {
     process.env.QUEUE_MODE = 'lambda';
-    process.env.LAMBDA_ENDPOINT = stack.lambdaEndpoint;
+    process.env.LAMBDA_ENDPOINT = stack().lambdaEndpoint;
     process.env.FUNCTION_PREFIX = 'tootless-local-';
     const subject = `smoke ${Date.now()}`;
 
     await enqueue('mail', { to: 'smoke@example.com', subject, text: 'sent through the stack' });
 
     const mail = await waitFor('the mail worker to write the message', () => {
-      if (!existsSync(stack.mailDir)) return undefined;
-      for (const file of readdirSync(stack.mailDir)) {
+      if (!existsSync(stack().mailDir)) return undefined;
+      for (const file of readdirSync(stack().mailDir)) {
         let message: { subject: string; to: string; text: string };
         try {
-          message = JSON.parse(readFileSync(join(stack.mailDir, file), 'utf8'));
+          message = JSON.parse(readFileSync(join(stack().mailDir, file), 'utf8'));
         } catch {
           continue; // still being written
         }

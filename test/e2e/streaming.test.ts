@@ -3,43 +3,12 @@
 // `public`, and with a plain fetch on the server-sent-event paths; B, whom A
 // follows, posts, boosts, mentions A and deletes. A receives `update`,
 // `notification` and `delete` in order. Tests wait for arrival, never for time.
-import { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, type mastodon } from 'masto';
-import { startStack, type Stack } from '../support/stack';
+import { createStreamingAPIClient, type mastodon } from 'masto';
+import { arrival } from '../support/arrival';
+import { newUser, type MastoUser } from '../support/masto';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-});
-
-type Person = { client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials; token: string };
-
-async function newPerson(name: string): Promise<Person> {
-  const redirectUri = 'urn:ietf:wg:oauth:2.0:oob';
-  const scope = 'read write follow push';
-  const app = await createRestAPIClient({ url: stack.baseUrl }).v1.apps.create({ clientName: `e2e ${name}`, redirectUris: redirectUri, scopes: scope });
-  const appToken = await createOAuthAPIClient({ url: stack.baseUrl }).token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri, scope });
-  const username = `${name}${Date.now().toString(36)}`;
-  const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken.accessToken });
-  const { accessToken: token } = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'streaming passphrase 9', agreement: true, locale: 'en' });
-  const client = createRestAPIClient({ url: stack.baseUrl, accessToken: token });
-  return { client, me: await client.v1.accounts.verifyCredentials(), token };
-}
-
-/** Waits for `probe` to hold (events arrive from worker invocations); fails after `timeoutMs`. */
-async function arrival<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const stack = useStack();
 
 /** What a stream carried, in arrival order, reduced to what the assertions compare. */
 type Seen = { event: string; id: string; type?: string; reblogOf?: string; accountId?: string };
@@ -87,7 +56,7 @@ function sse(path: string, token: string) {
   let text = '';
   let status = 0;
   const reading = (async () => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: controller.signal });
+    const res = await fetch(`${stack().baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: controller.signal });
     status = res.status;
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -112,11 +81,11 @@ function sse(path: string, token: string) {
 }
 
 describe('A follows B and listens while B posts, boosts, mentions A and deletes', () => {
-  let a: Person;
-  let b: Person;
+  let a: MastoUser;
+  let b: MastoUser;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([newPerson('listener'), newPerson('poster')]);
+    [a, b] = await Promise.all([newUser(stack().baseUrl, 'listener'), newUser(stack().baseUrl, 'poster')]);
     await a.client.v1.accounts.$select(b.me.id).follow();
   }, 60_000);
 

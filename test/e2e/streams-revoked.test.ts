@@ -6,44 +6,12 @@
 // server and the SSE response ends. C, who also follows B and keeps listening,
 // shows when B's next post has been delivered: A received none of it.
 // Tests wait for arrival, never for time.
-import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 import WebSocket from 'ws';
-import { startStack, type Stack } from '../support/stack';
+import { arrival } from '../support/arrival';
+import { newUser, type MastoUser } from '../support/masto';
+import { useStack } from '../support/stack';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 30_000);
-
-type Person = { client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials; token: string; clientId: string; clientSecret: string };
-
-async function newPerson(name: string): Promise<Person> {
-  const redirectUri = 'urn:ietf:wg:oauth:2.0:oob';
-  const scope = 'read write follow push';
-  const app = await createRestAPIClient({ url: stack.baseUrl }).v1.apps.create({ clientName: `e2e ${name}`, redirectUris: redirectUri, scopes: scope });
-  const appToken = await createOAuthAPIClient({ url: stack.baseUrl }).token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri, scope });
-  const username = `${name}${Date.now().toString(36)}`;
-  const asApp = createRestAPIClient({ url: stack.baseUrl, accessToken: appToken.accessToken });
-  const { accessToken: token } = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'revoked passphrase 4', agreement: true, locale: 'en' });
-  const client = createRestAPIClient({ url: stack.baseUrl, accessToken: token });
-  return { client, me: await client.v1.accounts.verifyCredentials(), token, clientId: app.clientId!, clientSecret: app.clientSecret! };
-}
-
-/** Waits for `probe` to hold (events arrive from worker invocations); fails after `timeoutMs`. */
-async function arrival<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const stack = useStack();
 
 /** A WebSocket on the `user` stream, keeping the ids of the `update` payloads it received and whether the server closed it. */
 async function socket(streamingApi: string, token: string) {
@@ -69,7 +37,7 @@ function sse(token: string) {
   let text = '';
   let ended = false;
   void (async () => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/streaming/user`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: controller.signal });
+    const res = await fetch(`${stack().baseUrl}/api/v1/streaming/user`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, signal: controller.signal });
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     for (;;) {
@@ -88,7 +56,7 @@ function sse(token: string) {
 
 describe('a revoked token', () => {
   it('has its WebSocket closed and its SSE response ended, and receives nothing posted afterwards', async () => {
-    const [a, b, c] = await Promise.all([newPerson('revoked'), newPerson('poster'), newPerson('witness')]);
+    const [a, b, c] = await Promise.all([newUser(stack().baseUrl, 'revoked'), newUser(stack().baseUrl, 'poster'), newUser(stack().baseUrl, 'witness')]);
     await Promise.all([a.client.v1.accounts.$select(b.me.id).follow(), c.client.v1.accounts.$select(b.me.id).follow()]);
     const { urls } = await a.client.v1.instance.fetch();
 
@@ -102,10 +70,10 @@ describe('a revoked token', () => {
       await arrival(() => ws.updates.includes(before.id), 'B\'s post on the WebSocket');
       await arrival(() => events.updates.includes(before.id), 'B\'s post on the SSE stream');
 
-      const res = await fetch(`${stack.baseUrl}/oauth/revoke`, {
+      const res = await fetch(`${stack().baseUrl}/oauth/revoke`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: a.clientId, client_secret: a.clientSecret, token: a.token }),
+        body: new URLSearchParams({ client_id: a.app.clientId!, client_secret: a.app.clientSecret!, token: a.token }),
       });
       expect(res.status).toBe(200);
 
@@ -119,8 +87,8 @@ describe('a revoked token', () => {
       expect(events.updates).toEqual([before.id]);
 
       // The token is gone for the API and for new streams alike.
-      expect((await fetch(`${stack.baseUrl}/api/v1/accounts/verify_credentials`, { headers: { Authorization: `Bearer ${a.token}` } })).status).toBe(401);
-      expect((await fetch(`${stack.baseUrl}/api/v1/streaming/user`, { headers: { Authorization: `Bearer ${a.token}` } })).status).toBe(401);
+      expect((await fetch(`${stack().baseUrl}/api/v1/accounts/verify_credentials`, { headers: { Authorization: `Bearer ${a.token}` } })).status).toBe(401);
+      expect((await fetch(`${stack().baseUrl}/api/v1/streaming/user`, { headers: { Authorization: `Bearer ${a.token}` } })).status).toBe(401);
     } finally {
       ws.close();
       witness.close();

@@ -7,8 +7,6 @@
 // told to close (DeleteConnection). Server-sent-event streams run through the
 // real SSE handler as Lambda runs a streamed handler behind a function URL.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { FunctionUrlResponse, installAwslambda, invokeStreamed, lambdaContext } from '../../infra/local/lambda-stream';
 import { handler as connect } from '../../functions/streaming/connect';
@@ -28,6 +26,8 @@ import { fanOut } from '../../lib/timelines/fanout';
 import { issueAccessToken } from '../../lib/tokens';
 import { call } from '../support/http';
 import { aFollow, anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
+import { arrival } from '../support/arrival';
+import { useManagementApi } from '../support/management-api';
 
 installAwslambda();
 type Handler = Parameters<typeof invokeStreamed>[0];
@@ -43,37 +43,20 @@ type Frame = { stream?: string[]; event?: string; payload?: string; error?: stri
 const frames: { connectionId: string; frame: Frame }[] = [];
 const open = new Set<string>();
 const closed: string[] = [];
-let management: Server;
-const previousStreamingUrl = process.env.STREAMING_URL;
-
-beforeAll(async () => {
-  management = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const match = /^\/@connections\/([^/]+)$/.exec(req.url ?? '');
-      const connectionId = match?.[1] ? decodeURIComponent(match[1]) : '';
-      // API Gateway answers 410 Gone for a connection that is not open.
-      if (!open.has(connectionId)) return res.writeHead(410, { 'Content-Type': 'application/json' }).end('{"message":"Gone"}');
-      if (req.method === 'POST') {
-        frames.push({ connectionId, frame: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Frame });
-        return res.writeHead(200).end();
-      }
-      if (req.method === 'DELETE') {
-        open.delete(connectionId);
-        closed.push(connectionId);
-        return res.writeHead(204).end();
-      }
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
-  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  process.env.STREAMING_URL = previousStreamingUrl;
-  await new Promise<void>((resolve) => management.close(() => resolve()));
+useManagementApi((req, res) => {
+  const connectionId = req.connectionId ?? '';
+  // API Gateway answers 410 Gone for a connection that is not open.
+  if (!open.has(connectionId)) return res.writeHead(410, { 'Content-Type': 'application/json' }).end('{"message":"Gone"}');
+  if (req.method === 'POST') {
+    frames.push({ connectionId, frame: JSON.parse(req.body.toString('utf8')) as Frame });
+    return res.writeHead(200).end();
+  }
+  if (req.method === 'DELETE') {
+    open.delete(connectionId);
+    closed.push(connectionId);
+    return res.writeHead(204).end();
+  }
+  res.writeHead(404).end();
 });
 
 const framesOf = (connectionId: string) => frames.filter((f) => f.connectionId === connectionId).map((f) => f.frame);
@@ -95,17 +78,6 @@ async function listen(token: string, query: Record<string, string>): Promise<str
 
 const send = (connectionId: string, body: unknown) =>
   message({ requestContext: { connectionId, routeKey: '$default', eventType: 'MESSAGE', requestId: randomUUID() }, body: JSON.stringify(body), isBase64Encoded: false });
-
-/** Waits for `probe` to hold: SSE events arrive through polling, so tests wait for arrival, never for a fixed time. */
-async function eventually<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A GET to the SSE function as a function URL hands it over; the response is read as it streams. */
 function openSse(path: string, token: string) {
@@ -144,7 +116,7 @@ function openSse(path: string, token: string) {
     status: () => status,
     text: () => text,
     ended: () => ended,
-    started: () => eventually(() => text.startsWith(':)\n'), `${path} to start`),
+    started: () => arrival(() => text.startsWith(':)\n'), `${path} to start`),
     close: async () => {
       invocation.abort();
       await invocation.settled;
@@ -208,7 +180,7 @@ describe('revoking a token (POST /oauth/revoke)', () => {
 
       expect((await revokeAsClient(reader.app, reader.clientSecret, reader.token)).status).toBe(200);
       // The response ends by itself (the handler returns), without the client leaving.
-      await eventually(() => user.ended(), 'the revoked token\'s response to end');
+      await arrival(() => user.ended(), 'the revoked token\'s response to end');
       expect(user.text()).toBe(':)\n');
       expect(kept.ended()).toBe(false);
       expect(await listenersOf(reader.account.id)).toHaveLength(1);
@@ -216,7 +188,7 @@ describe('revoking a token (POST /oauth/revoke)', () => {
 
       const status = await aPostedStatus(author.account, { visibility: 'public' });
       await fanOut(status.id);
-      await eventually(() => kept.text().includes(`"id":"${status.id}"`), 'the status on the other token\'s stream');
+      await arrival(() => kept.text().includes(`"id":"${status.id}"`), 'the status on the other token\'s stream');
       expect(user.text()).toBe(':)\n');
     } finally {
       await Promise.all([user.close(), kept.close()]);
@@ -281,7 +253,7 @@ describe('disabling a login (accounts disable)', () => {
       const output = await setDisabled(reader.account.username, true);
       expect(output).toBe(`Disabled the login of ${reader.account.username}.\nEnded 3 open streams (2 WebSocket, 1 server-sent events).`);
       expect(closed).toEqual(expect.arrayContaining([first, second]));
-      await eventually(() => stream.ended(), 'the SSE response to end');
+      await arrival(() => stream.ended(), 'the SSE response to end');
       expect(await listenersOf(reader.account.id)).toEqual([]);
       expect(await subscribed(channels.home(reader.account.id))).toEqual([]);
     } finally {
@@ -316,7 +288,7 @@ describe('deleting an app (apps delete)', () => {
       expect(output).toBe(`Deleted the application Doomed client (${app.clientId}) and its 2 access tokens.\nEnded 2 open streams (1 WebSocket, 1 server-sent events).`);
       expect(await appByClientId(app.clientId)).toBeUndefined();
       expect(closed).toContain(conn);
-      await eventually(() => pub.ended(), 'the app token\'s SSE response to end');
+      await arrival(() => pub.ended(), 'the app token\'s SSE response to end');
       expect(await tokenByHash(sha256(userToken))).toBeUndefined();
       expect(await tokenByHash(sha256(appToken))).toBeUndefined();
       expect((await call(verify, { path: '/api/v1/accounts/verify_credentials', token: userToken })).status).toBe(401);

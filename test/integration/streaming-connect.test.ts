@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { handler as connect } from '../../functions/streaming/connect';
 import { handler as disconnect } from '../../functions/streaming/disconnect';
 import { handler as message } from '../../functions/streaming/message';
@@ -8,6 +6,7 @@ import { connectionById, subscribersOf } from '../../lib/db/connections';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { anAppToken, aUser } from '../support/factories';
+import { useManagementApi } from '../support/management-api';
 
 /** WebSocket events as API Gateway sends them to each route. */
 const connectEvent = (opts: { query?: Record<string, string>; headers?: Record<string, string> } = {}): WebSocketEvent => {
@@ -30,32 +29,16 @@ const disconnectEvent = (connectionId: string): WebSocketEvent => ({
 });
 
 /** Stands in for the API Gateway Management API: records every frame posted to a connection. */
-let management: Server;
 const frames: { connectionId: string; data: unknown }[] = [];
 const framesFor = (connectionId: string) => frames.filter((f) => f.connectionId === connectionId).map((f) => f.data);
-const previousStreamingUrl = process.env.STREAMING_URL;
 
-beforeAll(async () => {
-  management = createServer((req, res) => {
-    const match = /^\/@connections\/([^/]+)$/.exec(req.url ?? '');
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !match?.[1]) {
-        res.writeHead(404).end();
-        return;
-      }
-      frames.push({ connectionId: decodeURIComponent(match[1]), data: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
-  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  process.env.STREAMING_URL = previousStreamingUrl;
-  await new Promise<void>((resolve) => management.close(() => resolve()));
+useManagementApi((req, res) => {
+  if (req.method !== 'POST' || !req.connectionId) {
+    res.writeHead(404).end();
+    return;
+  }
+  frames.push({ connectionId: req.connectionId, data: JSON.parse(req.body.toString('utf8')) });
+  res.writeHead(200).end();
 });
 
 /** One ordinary reader for the tests that only need some valid user token. */

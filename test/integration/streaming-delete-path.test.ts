@@ -2,8 +2,6 @@
 // queued message says what the status was, so `delete` reaches the hashtag
 // streams of a public tagged status and never the public streams for a private one.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { handler as remove } from '../../functions/statuses/delete';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as connect } from '../../functions/streaming/connect';
@@ -13,33 +11,18 @@ import { registerInlineWorker } from '../../lib/queue';
 import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
+import { useManagementApi } from '../support/management-api';
 
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', notifyWorker);
 
 type Frame = { stream: string[]; event: string; payload?: string };
 const frames: { connectionId: string; frame: Frame }[] = [];
-let management: Server;
-const previousStreamingUrl = process.env.STREAMING_URL;
-
-beforeAll(async () => {
-  // Stands in for the API Gateway Management API: records each postToConnection.
-  management = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const id = /^\/@connections\/([^/]+)$/.exec(req.url ?? '')?.[1];
-      if (id) frames.push({ connectionId: decodeURIComponent(id), frame: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Frame });
-      res.writeHead(id ? 200 : 404).end();
-    });
-  });
-  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
-  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  process.env.STREAMING_URL = previousStreamingUrl;
-  await new Promise<void>((resolve) => management.close(() => resolve()));
+// Stands in for the API Gateway Management API: records each postToConnection.
+useManagementApi((req, res) => {
+  const id = req.connectionId;
+  if (id) frames.push({ connectionId: id, frame: JSON.parse(req.body.toString('utf8')) as Frame });
+  res.writeHead(id ? 200 : 404).end();
 });
 
 async function listen(query: Record<string, string>): Promise<string> {

@@ -4,8 +4,7 @@
 // $connect handler; a small HTTP server stands in for the API Gateway
 // Management API and records every frame posted to a connection.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { handler as connect } from '../../functions/streaming/connect';
 import { handler as message } from '../../functions/streaming/message';
 import { dynamo } from '../../lib/aws';
@@ -25,6 +24,7 @@ import { bindingFor, channels, managementClient, type WebSocketEvent } from '../
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aStoredPoll, aUser, type UserFixture } from '../support/factories';
+import { useManagementApi, type ManagementRequest } from '../support/management-api';
 
 // ---- a stand-in for the Management API ----
 
@@ -35,38 +35,20 @@ const goneIds = new Set<string>();
 /** When set, requests are held until `size` are pending (or `total` arrived), to observe the publisher's parallelism. */
 let gate: { size: number; total: number; received: number; pending: (() => void)[] } | undefined;
 
-let management: Server;
-const previousStreamingUrl = process.env.STREAMING_URL;
-
-function answer(req: IncomingMessage, res: ServerResponse, body: Buffer) {
-  const match = /^\/@connections\/([^/]+)$/.exec(req.url ?? '');
-  if (req.method !== 'POST' || !match?.[1]) return res.writeHead(404).end();
-  const connectionId = decodeURIComponent(match[1]);
+function answer(req: ManagementRequest, res: ServerResponse) {
+  const connectionId = req.connectionId;
+  if (req.method !== 'POST' || !connectionId) return res.writeHead(404).end();
   if (goneIds.has(connectionId)) return res.writeHead(410, { 'Content-Type': 'application/json' }).end('{"message":"Gone"}');
-  frames.push({ connectionId, frame: JSON.parse(body.toString('utf8')) as Frame });
+  frames.push({ connectionId, frame: JSON.parse(req.body.toString('utf8')) as Frame });
   res.writeHead(200).end();
 }
 
-beforeAll(async () => {
-  management = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (!gate) return answer(req, res, body);
-      const g = gate;
-      g.received++;
-      g.pending.push(() => answer(req, res, body));
-      if (g.pending.length >= g.size || g.received === g.total) g.pending.splice(0).forEach((release) => release());
-    });
-  });
-  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
-  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  process.env.STREAMING_URL = previousStreamingUrl;
-  await new Promise<void>((resolve) => management.close(() => resolve()));
+useManagementApi((req, res) => {
+  if (!gate) return answer(req, res);
+  const g = gate;
+  g.received++;
+  g.pending.push(() => answer(req, res));
+  if (g.pending.length >= g.size || g.received === g.total) g.pending.splice(0).forEach((release) => release());
 });
 
 const framesOf = (connectionId: string, event?: string) =>

@@ -2,8 +2,6 @@
 // publisher logs for SSE listeners, and the SSE handler itself, run as Lambda
 // runs a streamed handler (infra/local/lambda-stream.ts) behind a function URL.
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { FunctionUrlResponse, installAwslambda, invokeStreamed, lambdaContext, type ResponseHead } from '../../infra/local/lambda-stream';
 import { saveSseListener, subscribersOf, onlineAccounts } from '../../lib/db/connections';
@@ -22,6 +20,8 @@ import { bindingFor, channels } from '../../lib/streaming/connections';
 import { openSseSession, serveSse } from '../../lib/streaming/sse';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { aFollow, anAppToken, aPostedStatus, aUser } from '../support/factories';
+import { arrival } from '../support/arrival';
+import { useManagementApi } from '../support/management-api';
 
 installAwslambda();
 type Handler = Parameters<typeof invokeStreamed>[0];
@@ -32,31 +32,7 @@ beforeAll(async () => {
 });
 
 // The WebSocket side of every publish goes to a stand-in Management API that accepts everything.
-let management: Server;
-const previousStreamingUrl = process.env.STREAMING_URL;
-beforeAll(async () => {
-  management = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200).end());
-  });
-  await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', () => resolve()));
-  process.env.STREAMING_URL = `ws://127.0.0.1:${(management.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  process.env.STREAMING_URL = previousStreamingUrl;
-  await new Promise<void>((resolve) => management.close(() => resolve()));
-});
-
-/** Waits for `probe` to hold: events arrive through polling, so tests wait for arrival, never for a fixed time. */
-async function eventually<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+useManagementApi((_req, res) => res.writeHead(200).end());
 
 type SseEvent = { event: string; data: string; id: string };
 
@@ -133,7 +109,7 @@ function open(path: string, opts: { token?: string; query?: Record<string, strin
   };
 }
 
-const started = (s: Opened) => eventually(() => s.text().startsWith(':)\n'), 'the stream to start');
+const started = (s: Opened) => arrival(() => s.text().startsWith(':)\n'), 'the stream to start');
 
 describe('the event log', () => {
   it('answers a channel\'s entries after an id, oldest first, and leaves out expired ones', async () => {
@@ -233,7 +209,7 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     await fanOut(status.id);
     await notify({ type: 'mention', accountId: reader.account.id, fromAccountId: author.account.id, statusId: status.id });
     await fanOutDelete(status.id, author.account.id, [reader.account.id]);
-    const events = await eventually(() => s.events().length >= 3 && s.events(), 'three events');
+    const events = await arrival(() => s.events().length >= 3 && s.events(), 'three events');
     await s.close();
 
     expect(events.map((e) => e.event)).toEqual(['update', 'notification', 'delete']);
@@ -251,7 +227,7 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     const s = open('/api/v1/streaming/user', { query: { access_token: reader.token } });
     await started(s);
     await addFilter(reader.account.id, { phrase: 'x', context: ['home'] });
-    const [event] = await eventually(() => s.events().length >= 1 && s.events(), 'filters_changed');
+    const [event] = await arrival(() => s.events().length >= 1 && s.events(), 'filters_changed');
     await s.close();
     expect(event).toMatchObject({ event: 'filters_changed', data: 'undefined' });
   });
@@ -271,7 +247,7 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     const marker = await aPostedStatus(fan.account);
     await fanOut(marker.id);
     // Everyone sees the marker (posted after), so by then the status was or was not sent to each.
-    for (const s of [anonymous, fanStream, blockerStream]) await eventually(() => s.events().some((e) => e.data.includes(marker.id)), 'the marker');
+    for (const s of [anonymous, fanStream, blockerStream]) await arrival(() => s.events().some((e) => e.data.includes(marker.id)), 'the marker');
     await Promise.all([anonymous.close(), fanStream.close(), blockerStream.close()]);
 
     const updatesOf = (s: Opened) => s.events().map((e) => JSON.parse(e.data) as { id: string; favourited: boolean });
@@ -288,14 +264,14 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     await started(first);
     const one = await aPostedStatus(author.account);
     await fanOut(one.id);
-    const [seen] = await eventually(() => first.events().length >= 1 && first.events(), 'the first status');
+    const [seen] = await arrival(() => first.events().length >= 1 && first.events(), 'the first status');
     await first.close();
 
     const two = await aPostedStatus(author.account);
     await fanOut(two.id);
 
     const again = open('/api/v1/streaming/user', { token: reader.token, headers: { 'last-event-id': seen!.id } });
-    const events = await eventually(() => again.events().length >= 1 && again.events(), 'the missed status');
+    const events = await arrival(() => again.events().length >= 1 && again.events(), 'the missed status');
     await again.close();
     expect(events.map((e) => (JSON.parse(e.data) as { id: string }).id)).toEqual([two.id]);
 
@@ -304,7 +280,7 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     await started(fresh);
     const three = await aPostedStatus(author.account);
     await fanOut(three.id);
-    const latest = await eventually(() => fresh.events().length >= 1 && fresh.events(), 'the new status');
+    const latest = await arrival(() => fresh.events().length >= 1 && fresh.events(), 'the new status');
     await fresh.close();
     expect(latest.map((e) => (JSON.parse(e.data) as { id: string }).id)).toEqual([three.id]);
   });
@@ -326,7 +302,7 @@ describe('serveSse', () => {
     const controller = new AbortController();
     let text = '';
     const serving = serveSse(session, undefined, { signal: controller.signal, write: async (chunk) => ((text += chunk), true) }, { heartbeatMs: 1, pollMs: 5 });
-    await eventually(() => text.includes(':thump\n'), 'a heartbeat');
+    await arrival(() => text.includes(':thump\n'), 'a heartbeat');
     controller.abort();
     await serving;
     expect(text.startsWith(':)\n')).toBe(true);
@@ -350,7 +326,7 @@ describe('serveSse', () => {
       let text = '';
       const serving = serveSse(session, undefined, { signal: controller.signal, write: async (chunk) => ((text += chunk), true) }, { lastEventId, pollMs: 5, heartbeatMs: 1 });
       // A heartbeat goes out after a poll: two of them mean the log was read at least twice.
-      await eventually(() => text.split(':thump').length > 2, 'two polls');
+      await arrival(() => text.split(':thump').length > 2, 'two polls');
       controller.abort();
       await serving;
       expect(text).not.toContain('too old');

@@ -4,7 +4,14 @@
 // workers (fan-out, notifications) do in their own invocations.
 import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 
-export type MastoUser = { client: mastodon.rest.Client; me: mastodon.v1.AccountCredentials };
+export type MastoUser = {
+  client: mastodon.rest.Client;
+  me: mastodon.v1.AccountCredentials;
+  /** The user token, for what masto's REST client does not do (streams, push subscriptions, revocation). */
+  token: string;
+  /** The user's own app (its client id and secret, its vapid_key). */
+  app: mastodon.v1.Client;
+};
 
 const REDIRECT = 'urn:ietf:wg:oauth:2.0:oob';
 const SCOPES = 'read write follow push';
@@ -19,7 +26,7 @@ export async function newUser(baseUrl: string, name: string): Promise<MastoUser>
   const asApp = createRestAPIClient({ url: baseUrl, accessToken: appToken.accessToken });
   const token = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'social passphrase 7', agreement: true, locale: 'en' });
   const client = createRestAPIClient({ url: baseUrl, accessToken: token.accessToken });
-  return { client, me: await client.v1.accounts.verifyCredentials() };
+  return { client, me: await client.v1.accounts.verifyCredentials(), token: token.accessToken, app };
 }
 
 /** Waits until `probe` answers something truthy: the fan-out and notifications run in separate worker invocations. */

@@ -1,0 +1,48 @@
+// A stand-in for API Gateway's Management API (where lib/streaming/connections posts
+// WebSocket frames and closes connections), on a free loopback port, for the
+// in-process streaming tests. Each test file answers its requests its own way:
+// recording frames, answering 410 Gone for closed connections, holding requests.
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ManagementRequest = {
+  method: string;
+  url: string;
+  /** The `{id}` of `/@connections/{id}`, decoded; undefined for any other path. */
+  connectionId: string | undefined;
+  body: Buffer;
+};
+
+/**
+ * Starts the stand-in before the current file's (or `describe` block's) tests and points
+ * STREAMING_URL at it, as the local stack does (the Management API is derived from it);
+ * closes it and restores STREAMING_URL after them. `answer` is called once a request's body
+ * is in, and may answer later. Returns a getter of the stand-in's HTTP base URL.
+ */
+export function useManagementApi(answer: (req: ManagementRequest, res: ServerResponse) => void): () => string {
+  let server: Server | undefined;
+  let previousStreamingUrl: string | undefined;
+  beforeAll(async () => {
+    previousStreamingUrl = process.env.STREAMING_URL;
+    const started = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const id = /^\/@connections\/([^/]+)$/.exec(req.url ?? '')?.[1];
+        answer({ method: req.method ?? '', url: req.url ?? '', connectionId: id ? decodeURIComponent(id) : undefined, body: Buffer.concat(chunks) }, res);
+      });
+    });
+    await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', () => resolve()));
+    server = started;
+    process.env.STREAMING_URL = `ws://127.0.0.1:${(started.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (previousStreamingUrl === undefined) delete process.env.STREAMING_URL;
+    else process.env.STREAMING_URL = previousStreamingUrl;
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+  return () => {
+    if (!server) throw new Error('the Management API stand-in is not running (useManagementApi outside a describe block?)');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+}
