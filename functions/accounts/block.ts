@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { block } from '../../lib/graph/blocks';
 import { http, type Ctx } from '../../lib/http';
 
-export const blockInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof blockInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return block(ctx.account, input.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:blocks', 'follow'], schema: blockInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:blocks', 'follow'], schema });

@@ -4,7 +4,7 @@ import { follow } from '../../lib/graph/follow';
 import { http, type Ctx } from '../../lib/http';
 import { booleanish } from '../../lib/schema';
 
-export const followInput = z.object({
+export const schema = z.object({
   id: z.string(),
   /** Unset keeps the current value on an existing follow (new follows: true). */
   reblogs: booleanish.optional(),
@@ -12,8 +12,8 @@ export const followInput = z.object({
   notify: booleanish.optional(),
 });
 
-export async function run(input: z.infer<typeof followInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return follow(ctx.account, input.id, { showReblogs: input.reblogs, notify: input.notify });
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema: followInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema });

@@ -7,12 +7,12 @@ import { pageReply } from '../../lib/http/page';
 import { pageQuery } from '../../lib/paging';
 import { renderAccount } from '../../lib/render/account';
 
-export const followersInput = pageQuery(40, 80).extend({ id: z.string() });
+export const schema = pageQuery(40, 80).extend({ id: z.string() });
 
-export async function run(input: z.infer<typeof followersInput>, ctx: Ctx<'optional'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const account = await visibleAccountById(input.id);
   const page = await followersOf(account.id, input);
   return pageReply(ctx, page, page.accounts.map((a) => renderAccount(a)));
 }
 
-export const handler = http(run, { auth: 'optional', scopes: ['read:accounts'], schema: followersInput });
+export const handler = http(run, { auth: 'optional', scopes: ['read:accounts'], schema });

@@ -7,7 +7,7 @@ import { booleanish } from '../../lib/schema';
 /** Mastodon caps nothing here; a day count beyond this is surely a mistake (about 100 years). */
 const MAX_DURATION = 100 * 365 * 24 * 3600;
 
-export const muteInput = z.object({
+export const schema = z.object({
   id: z.string(),
   /** Also hide the account's notifications (Mastodon's default: true). */
   notifications: booleanish.default(true),
@@ -22,8 +22,8 @@ export const muteInput = z.object({
       .default(0)),
 });
 
-export async function run(input: z.infer<typeof muteInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return mute(ctx.account, input.id, { notifications: input.notifications, duration: input.duration });
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:mutes', 'follow'], schema: muteInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:mutes', 'follow'], schema });

@@ -7,12 +7,12 @@ import { oneOrMany } from '../../lib/schema';
 const idValue = z.string({ invalid_type_error: 'must be a string' }).max(40, 'is too long');
 
 /** `id[]=1&id[]=2`, or a single `id=1`. */
-export const relationshipsInput = z.object({
+export const schema = z.object({
   id: oneOrMany(z.array(idValue, { invalid_type_error: 'must be a list of ids' }).max(1000, 'has too many ids')).optional(),
 });
 
-export async function run(input: z.infer<typeof relationshipsInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return relationshipsOf(ctx.account, input.id ?? []);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:follows', 'follow'], schema: relationshipsInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:follows', 'follow'], schema });

@@ -6,7 +6,7 @@ import { limitParam } from '../../lib/paging';
 import { booleanish, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
 
-export const searchInput = z.object({
+export const schema = z.object({
   q: text(2000).default(''),
   limit: limitParam(40, 80),
   offset: intParam.min(0).max(10000).default(0),
@@ -15,9 +15,9 @@ export const searchInput = z.object({
   following: booleanish.default(false),
 });
 
-export async function run(input: z.infer<typeof searchInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const accounts = await searchAccounts(ctx.account, input);
   return accounts.map((a) => renderAccount(a));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:accounts'], schema: searchInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:accounts'], schema });

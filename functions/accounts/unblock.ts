@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { unblock } from '../../lib/graph/blocks';
 import { http, type Ctx } from '../../lib/http';
 
-export const unblockInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof unblockInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return unblock(ctx.account, input.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:blocks', 'follow'], schema: unblockInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:blocks', 'follow'], schema });

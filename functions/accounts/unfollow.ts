@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { unfollow } from '../../lib/graph/follow';
 import { http, type Ctx } from '../../lib/http';
 
-export const unfollowInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof unfollowInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return unfollow(ctx.account, input.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema: unfollowInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema });

@@ -4,12 +4,12 @@ import { confirmAccount, confirmationPage } from '../../lib/accounts/confirmatio
 import { html, http } from '../../lib/http';
 
 // Any shape is accepted: a malformed token is an invalid link, answered with the page, not JSON.
-export const confirmationInput = z.object({ confirmation_token: z.unknown().optional() });
+export const schema = z.object({ confirmation_token: z.unknown().optional() });
 
-export async function run(input: z.infer<typeof confirmationInput>) {
+export async function run(input: z.infer<typeof schema>) {
   const account = await confirmAccount(input.confirmation_token);
   const page = await confirmationPage(account);
   return html(page.body, page.status);
 }
 
-export const handler = http(run, { auth: 'public', schema: confirmationInput });
+export const handler = http(run, { auth: 'public', schema });

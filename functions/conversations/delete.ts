@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { deleteConversation } from '../../lib/conversations';
 
-export const deleteInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof deleteInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   await deleteConversation(ctx.account, input.id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:conversations'], schema: deleteInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:conversations'], schema });

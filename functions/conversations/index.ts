@@ -4,11 +4,11 @@ import { http, type Ctx } from '../../lib/http';
 import { pageReply } from '../../lib/http/page';
 import { pageQuery, type Page } from '../../lib/paging';
 
-export const conversationsQuery = pageQuery(20, 40);
+export const schema = pageQuery(20, 40);
 
 export async function run(input: Page, ctx: Ctx<'user'>) {
   const page = await listConversations(ctx.account, input);
   return pageReply(ctx, page, page.conversations);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema: conversationsQuery });
+export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema });

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { markConversationRead } from '../../lib/conversations';
 
-export const readInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof readInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return markConversationRead(ctx.account, input.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:conversations'], schema: readInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:conversations'], schema });

@@ -6,11 +6,11 @@ import { pageReply } from '../../lib/http/page';
 import { pageQuery } from '../../lib/paging';
 
 /** Mastodon's BLOCK_LIMIT: 100 by default, at most twice that. */
-export const domainBlocksInput = pageQuery(100, 200);
+export const schema = pageQuery(100, 200);
 
-export async function run(input: z.infer<typeof domainBlocksInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const page = await blockedDomains(ctx.account, input);
   return pageReply(ctx, page, page.domains);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:blocks', 'follow'], schema: domainBlocksInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:blocks', 'follow'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { text } from '../../lib/schema';
 import { featureTag } from '../../lib/tags/featured';
 
-export const featureTagInput = z.object({ name: text(100) });
+export const schema = z.object({ name: text(100) });
 
-export async function run(input: z.infer<typeof featureTagInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return featureTag(ctx.account, input.name);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:accounts'], schema: featureTagInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:accounts'], schema });

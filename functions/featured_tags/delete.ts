@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { unfeatureTag } from '../../lib/tags/featured';
 
-export const unfeatureInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof unfeatureInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   await unfeatureTag(ctx.account, input.id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:accounts'], schema: unfeatureInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:accounts'], schema });

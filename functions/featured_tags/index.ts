@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { listFeaturedTags } from '../../lib/tags/featured';
 
-export async function run(_input: unknown, ctx: Ctx<'user'>) {
+export async function run(input: unknown, ctx: Ctx<'user'>) {
   return listFeaturedTags(ctx.account);
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { suggestedTags } from '../../lib/tags/featured';
 
-export async function run(_input: unknown, ctx: Ctx<'user'>) {
+export async function run(input: unknown, ctx: Ctx<'user'>) {
   return suggestedTags(ctx.account);
 }
 

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { removeFilter } from '../../lib/filters';
 import { http, type Ctx } from '../../lib/http';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
-  await removeFilter(ctx.account.id, params.id);
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  await removeFilter(ctx.account.id, input.id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:filters'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['write:filters'], schema });

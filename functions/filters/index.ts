@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { listFilters, renderFilter } from '../../lib/filters';
 import { http, type Ctx } from '../../lib/http';
 
-export const input = z.object({});
+export const schema = z.object({});
 
-export async function run(_input: z.infer<typeof input>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return (await listFilters(ctx.account.id)).map(renderFilter);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:filters'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['read:filters'], schema });

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { ownFilter, renderFilter } from '../../lib/filters';
 import { http, type Ctx } from '../../lib/http';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
-  return renderFilter(await ownFilter(ctx.account.id, params.id));
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  return renderFilter(await ownFilter(ctx.account.id, input.id));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:filters'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['read:filters'], schema });

@@ -4,10 +4,10 @@ import { authorize } from '../../lib/graph/follow_requests';
 import { http, type Ctx } from '../../lib/http';
 
 /** The requester's account id. */
-export const authorizeInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof authorizeInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return authorize(ctx.account, input.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema: authorizeInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { listsContaining } from '../../lib/lists';
 import { renderList } from '../../lib/render/list';
 
-export const accountListsInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof accountListsInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return (await listsContaining(ctx.account, input.id)).map(renderList);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema: accountListsInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

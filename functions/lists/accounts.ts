@@ -7,7 +7,7 @@ import { renderAccount } from '../../lib/render/account';
 import { idParam, intParam } from '../../lib/schema';
 
 /** `limit` defaults to 40, is capped at 40, and 0 answers every account without paging. */
-export const listAccountsInput = z.object({
+export const schema = z.object({
   id: z.string(),
   max_id: idParam,
   since_id: idParam,
@@ -15,10 +15,10 @@ export const listAccountsInput = z.object({
   limit: intParam.min(0).optional().transform((n) => (n === undefined ? 40 : Math.min(n, 40))),
 });
 
-export async function run(input: z.infer<typeof listAccountsInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const paging = input.limit === 0 ? { limit: 0 as const } : { ...input, limit: input.limit };
   const page = await listAccounts(ctx.account, input.id, paging);
   return pageReply(ctx, page, page.accounts.map((a) => renderAccount(a)));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema: listAccountsInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { createList, listTitle, repliesPolicy } from '../../lib/lists';
 import { renderList } from '../../lib/render/list';
 
-export const createListInput = z.object({ title: listTitle, replies_policy: repliesPolicy.optional() });
+export const schema = z.object({ title: listTitle, replies_policy: repliesPolicy.optional() });
 
-export async function run(input: z.infer<typeof createListInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return renderList(await createList(ctx.account, { title: input.title, repliesPolicy: input.replies_policy }));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:lists'], schema: createListInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:lists'], schema });

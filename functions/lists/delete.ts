@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { deleteList } from '../../lib/lists';
 
-export const deleteListInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof deleteListInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   await deleteList(ctx.account, input.id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:lists'], schema: deleteListInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:lists'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { listsOfOwner } from '../../lib/lists';
 import { renderList } from '../../lib/render/list';
 
-export const listsInput = z.object({});
+export const schema = z.object({});
 
-export async function run(_input: z.infer<typeof listsInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return (await listsOfOwner(ctx.account)).map(renderList);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema: listsInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { ownList } from '../../lib/lists';
 import { renderList } from '../../lib/render/list';
 
-export const showListInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof showListInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return renderList(await ownList(ctx.account, input.id));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema: showListInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

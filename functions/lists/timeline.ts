@@ -6,11 +6,11 @@ import { listTimeline } from '../../lib/lists';
 import { timelineQuery } from '../../lib/timelines/read';
 import { renderStatuses } from '../../lib/render/status';
 
-export const listTimelineInput = timelineQuery.extend({ list_id: z.string() });
+export const schema = timelineQuery.extend({ list_id: z.string() });
 
-export async function run(input: z.infer<typeof listTimelineInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const page = await listTimeline(ctx.account, input.list_id, input);
   return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema: listTimelineInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

@@ -6,13 +6,13 @@ import { http, type Ctx } from '../../lib/http';
 import { isId } from '../../lib/ids';
 import { renderNotification } from '../../lib/render/notification';
 
-export const showNotificationInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof showNotificationInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const notification = isId(input.id) ? await notificationOf(ctx.account.id, input.id) : undefined;
   const rendered = notification ? await renderNotification(notification, ctx.account) : undefined;
   if (!rendered) throw notFound();
   return rendered;
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:notifications'], schema: showNotificationInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:notifications'], schema });

@@ -5,12 +5,12 @@ import { http } from '../../lib/http';
 import { showPoll } from '../../lib/interactions/polls';
 import { renderPoll } from '../../lib/render/poll';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: { account: Account | undefined }) {
-  const { poll, ownVotes } = await showPoll(params.id, ctx.account);
+export async function run(input: z.infer<typeof schema>, ctx: { account: Account | undefined }) {
+  const { poll, ownVotes } = await showPoll(input.id, ctx.account);
   return renderPoll(poll, ownVotes, ctx.account?.id);
 }
 
 // Public for polls of public statuses; a token, when sent, must hold read:statuses.
-export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema: input });
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema });

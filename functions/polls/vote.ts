@@ -1,7 +1,6 @@
 // POST /api/v1/polls/:id/votes (https://docs.joinmastodon.org/methods/polls/#vote)
 import { z } from 'zod';
-import type { Account } from '../../lib/db/accounts';
-import { http } from '../../lib/http';
+import { http, type Ctx } from '../../lib/http';
 import { vote } from '../../lib/interactions/polls';
 import { renderPoll } from '../../lib/render/poll';
 
@@ -10,7 +9,7 @@ const choice = z.union([z.number().int(), z.string().regex(/^\d{1,3}$/).transfor
   errorMap: () => ({ message: 'must be option indexes' }),
 });
 
-export const input = z.object({
+export const schema = z.object({
   id: z.string(),
   choices: z.preprocess(
     (v) => (v === undefined || Array.isArray(v) ? v : [v]),
@@ -18,9 +17,9 @@ export const input = z.object({
   ),
 });
 
-export async function run(params: z.infer<typeof input>, ctx: { account: Account }) {
-  const { poll, ownVotes } = await vote(params.id, ctx.account, params.choices);
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  const { poll, ownVotes } = await vote(input.id, ctx.account, input.choices);
   return renderPoll(poll, ownVotes, ctx.account.id);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema });

@@ -5,14 +5,14 @@ import { callerOf } from '../../lib/push/caller';
 import { dataInput, policyInput, subscribe, subscriptionInput } from '../../lib/push/subscription';
 import { renderPushSubscription } from '../../lib/render/push_subscription';
 
-export const createInput = z.object({
+export const schema = z.object({
   subscription: subscriptionInput,
   data: dataInput,
   policy: policyInput.optional(),
 });
 
-export async function run(input: z.infer<typeof createInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return renderPushSubscription(await subscribe(callerOf(ctx), input));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['push'], schema: createInput });
+export const handler = http(run, { auth: 'user', scopes: ['push'], schema });

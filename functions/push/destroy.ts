@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { unsubscribe } from '../../lib/push/subscription';
 
-export const destroyInput = z.object({});
+export const schema = z.object({});
 
-export async function run(_input: z.infer<typeof destroyInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   await unsubscribe(ctx);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['push'], schema: destroyInput });
+export const handler = http(run, { auth: 'user', scopes: ['push'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { currentSubscription } from '../../lib/push/subscription';
 import { renderPushSubscription } from '../../lib/render/push_subscription';
 
-export const showInput = z.object({});
+export const schema = z.object({});
 
-export async function run(_input: z.infer<typeof showInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return renderPushSubscription(await currentSubscription(ctx));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['push'], schema: showInput });
+export const handler = http(run, { auth: 'user', scopes: ['push'], schema });

@@ -5,10 +5,10 @@ import { changeAlerts, dataInput, policyInput } from '../../lib/push/subscriptio
 import { renderPushSubscription } from '../../lib/render/push_subscription';
 
 /** Only `data` (and `policy`) count; a `subscription` sent along is ignored, as Mastodon does. */
-export const updateInput = z.object({ data: dataInput, policy: policyInput.optional() });
+export const schema = z.object({ data: dataInput, policy: policyInput.optional() });
 
-export async function run(input: z.infer<typeof updateInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   return renderPushSubscription(await changeAlerts(ctx, input));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['push'], schema: updateInput });
+export const handler = http(run, { auth: 'user', scopes: ['push'], schema });

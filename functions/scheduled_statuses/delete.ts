@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { cancelScheduled } from '../../lib/statuses/scheduled';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
 /** Cancels it and frees its attachments for another status. */
-export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
-  await cancelScheduled(ctx.account, params.id);
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  await cancelScheduled(ctx.account, input.id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema });

@@ -6,12 +6,12 @@ import { pageReply } from '../../lib/http/page';
 import { edgesOf, pageQuery } from '../../lib/paging';
 import { renderScheduledStatuses } from '../../lib/render/scheduled_status';
 
-export const input = pageQuery(20, 40);
+export const schema = pageQuery(20, 40);
 
 /** The caller's scheduled statuses, newest id first, with Mastodon's Link header. */
-export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
-  const items = await scheduledOf(ctx.account.id, params);
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  const items = await scheduledOf(ctx.account.id, input);
   return pageReply(ctx, edgesOf(items), await renderScheduledStatuses(items));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema });

@@ -4,10 +4,10 @@ import { http, type Ctx } from '../../lib/http';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
 import { ownScheduled } from '../../lib/statuses/scheduled';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: Ctx<'user'>) {
-  return renderScheduledStatus(await ownScheduled(ctx.account, params.id));
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  return renderScheduledStatus(await ownScheduled(ctx.account, input.id));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema });

@@ -8,7 +8,7 @@ import { renderStatuses } from '../../lib/render/status';
 import { renderSearchTags, searchHashtags, searchStatuses } from '../../lib/search';
 import { searchAccounts } from '../../lib/search/accounts';
 
-export const searchInput = z.object({
+export const schema = z.object({
   q: text(2000).default(''),
   type: z.enum(['accounts', 'hashtags', 'statuses']).optional(),
   limit: limitParam(20, 40),
@@ -23,7 +23,7 @@ export const searchInput = z.object({
   resolve: booleanish.default(false),
 });
 
-export async function run(input: z.infer<typeof searchInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const wants = (type: 'accounts' | 'hashtags' | 'statuses') => input.q.trim() !== '' && (input.type === undefined || input.type === type);
   const page = { q: input.q, limit: input.limit, offset: input.offset };
   const [accounts, statuses, hashtags] = await Promise.all([
@@ -40,4 +40,4 @@ export async function run(input: z.infer<typeof searchInput>, ctx: Ctx<'user'>) 
   };
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read:search'], schema: searchInput });
+export const handler = http(run, { auth: 'user', scopes: ['read:search'], schema });

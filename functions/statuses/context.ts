@@ -5,9 +5,9 @@ import { renderStatuses } from '../../lib/render/status';
 import { statusContext } from '../../lib/statuses/context';
 import { viewableStatus } from '../../lib/policy';
 
-export const statusContextInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof statusContextInput>, ctx: Ctx<'optional'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const status = await viewableStatus(input.id, ctx.account);
   const { ancestors, descendants } = await statusContext(status, ctx.account);
   const rendered = await renderStatuses([...ancestors, ...descendants], ctx.account);
@@ -18,4 +18,4 @@ export async function run(input: z.infer<typeof statusContextInput>, ctx: Ctx<'o
   };
 }
 
-export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema: statusContextInput });
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema });

@@ -11,7 +11,7 @@ import { scheduleStatus } from '../../lib/statuses/scheduled';
 
 const id = z.string({ invalid_type_error: 'must be a string' }).max(20, 'is not a valid id');
 
-export const createStatusInput = z.object({
+export const schema = z.object({
   // Raw caps first (lib/text/limits.ts), so that no text costs more to count than a normal one; the counted limit is checked in lib.
   status: absent(cappedText(RAW_CAPS.statusText, COUNTED_LIMITS.statusCharacters)),
   media_ids: z
@@ -36,7 +36,7 @@ export const createStatusInput = z.object({
   scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),
 });
 
-export async function run(input: z.infer<typeof createStatusInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const params = {
     status: input.status,
     mediaIds: input.media_ids,
@@ -56,4 +56,4 @@ export async function run(input: z.infer<typeof createStatusInput>, ctx: Ctx<'us
   return renderStatus(status, ctx.account);
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: createStatusInput });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema });

@@ -5,9 +5,9 @@ import { throttles } from '../../lib/http/ratelimit';
 import { renderStatus } from '../../lib/render/status';
 import { deleteStatus, ownStatus } from '../../lib/statuses/delete';
 
-export const deleteStatusInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof deleteStatusInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const status = await ownStatus(ctx.account, input.id);
   // Rendered before the delete, with the source `text`, attachments and poll, for delete-and-redraft.
   const rendered = await renderStatus(status, ctx.account, { withSource: true });
@@ -15,4 +15,4 @@ export async function run(input: z.infer<typeof deleteStatusInput>, ctx: Ctx<'us
   return rendered;
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema: deleteStatusInput, throttles: [throttles.statusDelete] });
+export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema, throttles: [throttles.statusDelete] });

@@ -8,12 +8,12 @@ import { favouritedBy } from '../../lib/interactions/interaction_lists';
 import { renderAccount } from '../../lib/render/account';
 
 // Accounts lists: 40 by default, at most 80, as Mastodon's DEFAULT_ACCOUNTS_LIMIT.
-export const input = pageQuery(40, 80).extend({ id: z.string() });
+export const schema = pageQuery(40, 80).extend({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: { account: Account | undefined; path: string; query: Record<string, unknown> }) {
-  const page = await favouritedBy(params.id, ctx.account, params);
+export async function run(input: z.infer<typeof schema>, ctx: { account: Account | undefined; path: string; query: Record<string, unknown> }) {
+  const page = await favouritedBy(input.id, ctx.account, input);
   return pageReply(ctx, page, page.items.map((a) => renderAccount(a)));
 }
 
 // Public; a token, when sent, must be valid and hold read:statuses (or read:accounts, as Mastodon 3.5 asked).
-export const handler = http(run, { auth: 'optional', scopes: ['read:statuses', 'read:accounts'], schema: input });
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses', 'read:accounts'], schema });

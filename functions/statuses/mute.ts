@@ -1,15 +1,14 @@
 // POST /api/v1/statuses/:id/mute (https://docs.joinmastodon.org/methods/statuses/#mute)
 import { z } from 'zod';
-import type { Account } from '../../lib/db/accounts';
-import { http } from '../../lib/http';
+import { http, type Ctx } from '../../lib/http';
 import { mute } from '../../lib/interactions/mutes';
 import { renderStatus } from '../../lib/render/status';
 
-export const input = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(params: z.infer<typeof input>, ctx: { account: Account }) {
-  return renderStatus(await mute(ctx.account, params.id), ctx.account);
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  return renderStatus(await mute(ctx.account, input.id), ctx.account);
 }
 
 // Mastodon's MutesController asks for write:mutes (the legacy `follow` scope covers it too).
-export const handler = http(run, { auth: 'user', scopes: ['write:mutes'], schema: input });
+export const handler = http(run, { auth: 'user', scopes: ['write:mutes'], schema });

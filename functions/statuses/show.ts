@@ -4,11 +4,11 @@ import { http, type Ctx } from '../../lib/http';
 import { renderStatus } from '../../lib/render/status';
 import { viewableStatus } from '../../lib/policy';
 
-export const showStatusInput = z.object({ id: z.string() });
+export const schema = z.object({ id: z.string() });
 
-export async function run(input: z.infer<typeof showStatusInput>, ctx: Ctx<'optional'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   return renderStatus(await viewableStatus(input.id, ctx.account), ctx.account);
 }
 
 // A token is optional (public statuses need none); when one is sent it must be valid and hold read:statuses.
-export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema: showStatusInput });
+export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema });

@@ -5,12 +5,12 @@ import { notFound } from '../../lib/errors';
 import { isId } from '../../lib/ids';
 import { dismissSuggestion } from '../../lib/suggestions';
 
-export const dismissInput = z.object({ account_id: z.string() });
+export const schema = z.object({ account_id: z.string() });
 
-export async function run(input: z.infer<typeof dismissInput>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   if (!isId(input.account_id)) throw notFound();
   await dismissSuggestion(ctx.account, input.account_id);
   return {};
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read'], schema: dismissInput });
+export const handler = http(run, { auth: 'user', scopes: ['read'], schema });

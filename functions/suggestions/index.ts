@@ -5,11 +5,11 @@ import { limitParam } from '../../lib/paging';
 import { renderAccount } from '../../lib/render/account';
 import { suggestionsFor } from '../../lib/suggestions';
 
-export const suggestionsQuery = z.object({ limit: limitParam(40, 80) });
+export const schema = z.object({ limit: limitParam(40, 80) });
 
-export async function run(input: z.infer<typeof suggestionsQuery>, ctx: Ctx<'user'>) {
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const accounts = await suggestionsFor(ctx.account, input.limit);
   return accounts.map((a) => renderAccount(a));
 }
 
-export const handler = http(run, { auth: 'user', scopes: ['read'], schema: suggestionsQuery });
+export const handler = http(run, { auth: 'user', scopes: ['read'], schema });

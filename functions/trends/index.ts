@@ -4,10 +4,10 @@ import { http } from '../../lib/http';
 import { limitParam } from '../../lib/paging';
 import { trendingTags } from '../../lib/tags/trends';
 
-export const trendsQuery = z.object({ limit: limitParam(10, 20) });
+export const schema = z.object({ limit: limitParam(10, 20) });
 
-export async function run(input: z.infer<typeof trendsQuery>) {
+export async function run(input: z.infer<typeof schema>) {
   return trendingTags(input.limit);
 }
 
-export const handler = http(run, { auth: 'public', schema: trendsQuery });
+export const handler = http(run, { auth: 'public', schema });

@@ -4,9 +4,9 @@ import { badRequest } from '../../lib/errors';
 import { http, json } from '../../lib/http';
 import { DISCOVERY_CACHE_CONTROL, renderWebfinger, webfingerAccount } from '../../lib/instance/discovery';
 
-export const webfingerQuery = z.object({ resource: z.unknown() });
+export const schema = z.object({ resource: z.unknown() });
 
-export async function run(input: z.infer<typeof webfingerQuery>) {
+export async function run(input: z.infer<typeof schema>) {
   const resource = Array.isArray(input.resource) ? input.resource[0] : input.resource;
   if (typeof resource !== 'string' || resource.trim() === '') throw badRequest('The resource parameter is missing');
   if (resource.length > 500) throw badRequest('The resource parameter is invalid');
@@ -14,4 +14,4 @@ export async function run(input: z.infer<typeof webfingerQuery>) {
   return json(renderWebfinger(account), 200, { 'Content-Type': 'application/jrd+json; charset=utf-8', 'Cache-Control': DISCOVERY_CACHE_CONTROL });
 }
 
-export const handler = http(run, { auth: 'public', schema: webfingerQuery });
+export const handler = http(run, { auth: 'public', schema });
