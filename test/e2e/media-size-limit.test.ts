@@ -37,6 +37,14 @@ const uploadForm = (file: Buffer, fields: Record<string, string> = {}) => {
 // Mastodon's longest description, in two-byte characters: the form around the file at its largest.
 const longDescription = 'é'.repeat(1500);
 
+/** POST /api/v2/media with a file of `bytes` bytes, as a new user. */
+const uploadOf = async (bytes: number, fields: Record<string, string> = {}) =>
+  fetch(`${stack().baseUrl}/api/v2/media`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${await userToken()}` },
+    body: uploadForm(await paddedJpeg(bytes), fields),
+  });
+
 describe('uploads on the local stack', () => {
   it('announces the limit the deployed path carries on both instance endpoints', async () => {
     for (const path of ['/api/v1/instance', '/api/v2/instance']) {
@@ -60,12 +68,7 @@ describe('uploads on the local stack', () => {
   });
 
   it('refuses an image one byte over it with 413 JSON from the function, writing nothing', async () => {
-    const token = await userToken();
-    const res = await fetch(`${stack().baseUrl}/api/v2/media`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: uploadForm(await paddedJpeg(MAX_UPLOAD_BYTES + 1), { description: longDescription }),
-    });
+    const res = await uploadOf(MAX_UPLOAD_BYTES + 1, { description: longDescription });
 
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -75,12 +78,7 @@ describe('uploads on the local stack', () => {
   });
 
   it('refuses at the front server a body larger than fits base64-encoded in a Lambda request, as AWS does', async () => {
-    const token = await userToken();
-    const res = await fetch(`${stack().baseUrl}/api/v2/media`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: uploadForm(await paddedJpeg(MAX_BINARY_BODY_BYTES)),
-    });
+    const res = await uploadOf(MAX_BINARY_BODY_BYTES);
 
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'Request entity too large' });

@@ -3,10 +3,8 @@
 // through the worker's real handler from the very message JSON the queue was
 // sent, one page delivered twice at once and one again after the chain ended.
 // Every follower's home gets the entry exactly once, and the chain ends.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
-import { dynamo } from '../../lib/aws';
 import type { Account } from '../../lib/db/accounts';
 import { followRecord } from '../../lib/db/follows';
 import { keys } from '../../lib/db/keys';
@@ -18,6 +16,7 @@ import { FANOUT_PAGE_SIZE } from '../../lib/timelines/fanout';
 import { fanoutMessage } from '../../lib/queue/messages';
 import { CLAIM_STALE_MS } from '../../lib/timelines/fanout_queue';
 import { aPostedStatus, aUser } from '../support/factories';
+import { scanTable } from '../support/items';
 
 // Every message the fan-out sends is kept, as the SQS queue would keep it, until the test hands it to the worker.
 const queued: string[] = [];
@@ -56,21 +55,10 @@ async function followers(author: Account, n: number): Promise<string[]> {
 /** The owners of every home entry of `statusId`, with repeats (a scan: the test's own table, once per check). */
 async function homesHolding(statusId: string): Promise<string[]> {
   const owners: string[] = [];
-  const sk = keys.homeEntry('0', statusId).SK;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME!,
-        FilterExpression: 'SK = :sk AND begins_with(PK, :home)',
-        ExpressionAttributeValues: { ':sk': sk, ':home': 'HOME#' },
-        ProjectionExpression: 'PK',
-        ExclusiveStartKey: start,
-      }),
-    );
+  const filter = { FilterExpression: 'SK = :sk AND begins_with(PK, :home)', ExpressionAttributeValues: { ':sk': keys.homeEntry('0', statusId).SK, ':home': 'HOME#' } };
+  await scanTable({ ...filter, ProjectionExpression: 'PK' }, (out) => {
     for (const item of out.Items ?? []) owners.push(String(item.PK));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  });
   return owners;
 }
 
