@@ -45,6 +45,24 @@ export const accountItem = z.object({
   reason: z.string().nullable().default(null),
   lastSignInAt: z.string().nullable().default(null),
   signInCount: z.number().int().default(0),
+  // ---- a remote account: its ActivityPub actor (lib/federation/actors.ts); all null for local accounts ----
+  /** The actor's id (ActivityPub URI); unique, looked up through keys.actorUri. */
+  uri: z.string().nullable().default(null),
+  /** The actor's profile page (`url`), shown to people. */
+  url: z.string().nullable().default(null),
+  actorType: z.string().nullable().default(null),
+  inboxUrl: z.string().nullable().default(null),
+  sharedInboxUrl: z.string().nullable().default(null),
+  outboxUrl: z.string().nullable().default(null),
+  followersUrl: z.string().nullable().default(null),
+  followingUrl: z.string().nullable().default(null),
+  featuredUrl: z.string().nullable().default(null),
+  publicKeyId: z.string().nullable().default(null),
+  publicKeyPem: z.string().nullable().default(null),
+  avatarRemoteUrl: z.string().nullable().default(null),
+  headerRemoteUrl: z.string().nullable().default(null),
+  /** When the actor document was last fetched (refreshed when older than a day). */
+  fetchedAt: z.string().nullable().default(null),
 });
 export type Account = z.infer<typeof accountItem>;
 

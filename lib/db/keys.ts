@@ -232,6 +232,20 @@ export const keys = {
   /** An account's conversations, ordered by their last status id (Link paging as Mastodon). */
   conversationEntry: (accountId: string, lastStatusId: string): Key => ({ PK: `CONVERSATIONS#${padId(accountId)}`, SK: padId(lastStatusId) }),
   conversationsPartition: (accountId: string) => `CONVERSATIONS#${padId(accountId)}`,
+
+  // ---- federation (lib/db/remote.ts, lib/db/actor_keys.ts, lib/db/federation.ts) ----
+  /** A remote account by its actor URI (the pointer holds accountId); unique. */
+  actorUri: (uri: string): Key => ({ PK: `ACTOR#${uri}`, SK: 'ACTOR' }),
+  /** A remote account by `username@domain` (lower-cased), for WebFinger-free lookups; unique. */
+  remoteAcct: (username: string, domain: string): Key => ({ PK: `ACCT#${lower(username)}@${lower(domain)}`, SK: 'ACCT' }),
+  /** A remote status by its ActivityPub id (the pointer holds statusId); unique. */
+  statusUri: (uri: string): Key => ({ PK: `STATUSURI#${uri}`, SK: 'STATUSURI' }),
+  /** A local account's RSA key pair (private key encrypted), and the instance actor's (`INSTANCE`). */
+  actorKeys: (accountId: string): Key => ({ PK: `ACTORKEYS#${accountId === 'INSTANCE' ? 'INSTANCE' : padId(accountId)}`, SK: 'ACTORKEYS' }),
+  /** An inbound activity id already processed (at most once); expires by TTL. */
+  activitySeen: (activityId: string): Key => ({ PK: `ACTIVITY#${activityId}`, SK: 'SEEN' }),
+  /** Delivery health of a remote server (consecutive failures, unavailable until). */
+  serverHealth: (domain: string): Key => ({ PK: `SERVER#${lower(domain)}`, SK: 'HEALTH' }),
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */

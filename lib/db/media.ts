@@ -25,6 +25,8 @@ export const mediaItem = z.object({
   statusId: z.string().nullable().default(null),
   /** `processing` answers 202 on POST /api/v2/media until the worker finishes. */
   state: z.enum(['processing', 'ready', 'failed']).default('ready'),
+  /** A remote attachment: where it lives on its server (rendered as `remote_url`, and as `url` until fetched). */
+  remoteUrl: z.string().nullable().default(null),
   createdAt: z.string(),
 });
 export type Media = z.infer<typeof mediaItem>;

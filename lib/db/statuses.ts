@@ -43,6 +43,9 @@ export const statusItem = z.object({
   reblogsCount: z.number().int().default(0),
   favouritesCount: z.number().int().default(0),
   editedAt: z.string().nullable().default(null),
+  /** A remote status: its ActivityPub id (unique, looked up through keys.statusUri) and its page; null for local ones. */
+  uri: z.string().nullable().default(null),
+  url: z.string().nullable().default(null),
 });
 export type Status = z.infer<typeof statusItem>;
 

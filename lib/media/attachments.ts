@@ -111,6 +111,7 @@ export async function createAttachment(account: Account, input: MediaCreateInput
   const previewKey = processed.type === 'image' ? attachmentKey(id, 'small', processed.small.extension) : null;
   const media: Media = {
     id,
+    remoteUrl: null,
     accountId: account.id,
     type: processed.type,
     fileKey,

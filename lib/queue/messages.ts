@@ -59,6 +59,30 @@ export type NotifyMessage = z.infer<typeof notifyMessage>;
 export const pushMessage = z.object({ accountId: id, notificationId: id });
 export type PushMessage = z.infer<typeof pushMessage>;
 
+/**
+ * An activity received at an inbox whose HTTP Signature verified (functions/activitypub/inbox.ts):
+ * the parsed JSON object, or, when its JSON is too large for an SQS message, the S3 key holding it.
+ * `signer` is the actor URI that owns the verifying key.
+ */
+export const inboxMessage = z.object({
+  activity: z.record(z.unknown()).optional(),
+  bodyKey: z.string().min(1).optional(),
+  signer: z.string().url(),
+  /** The local account whose inbox received it; absent for the shared inbox. */
+  recipientId: id.optional(),
+  receivedAt: z.string().datetime(),
+}).refine((m) => (m.activity === undefined) !== (m.bodyKey === undefined), 'exactly one of activity and bodyKey');
+export type InboxMessage = z.infer<typeof inboxMessage>;
+
+/** One activity to POST to one inbox, signed by a local account or the instance actor; `attempt` counts from 1. */
+export const deliverMessage = z.object({
+  inbox: z.string().url(),
+  activity: z.record(z.unknown()),
+  signer: z.union([z.object({ accountId: id }), z.literal('instance')]),
+  attempt: z.number().int().min(1).default(1),
+});
+export type DeliverMessage = z.infer<typeof deliverMessage>;
+
 /** Each queue's contract (serverless.yml names its worker `<queue>Worker`). */
 export const queueMessages = {
   mail: mailMessage,
@@ -66,6 +90,8 @@ export const queueMessages = {
   fanout: fanoutMessage,
   notify: notifyMessage,
   push: pushMessage,
+  inbox: inboxMessage,
+  deliver: deliverMessage,
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

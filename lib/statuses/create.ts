@@ -165,6 +165,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   };
   const status: Status = {
     id,
+    uri: null,
+    url: null,
     accountId: author.id,
     createdAt: now,
     reblogOfId: null,

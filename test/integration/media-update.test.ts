@@ -44,7 +44,7 @@ describe('GET /api/v1/media/:id', () => {
     const id = newId();
     await createMedia({
       id, accountId: account.id, type: 'image', fileKey: null, previewKey: null, contentType: null, fileSize: 0,
-      original: null, small: null, focus: null, description: null, blurhash: null, statusId: null, state: 'processing',
+      original: null, small: null, focus: null, description: null, blurhash: null, statusId: null, remoteUrl: null, state: 'processing',
       createdAt: new Date().toISOString(),
     });
     const res = await get(token, id);
@@ -57,7 +57,7 @@ describe('GET /api/v1/media/:id', () => {
     const id = newId();
     await createMedia({
       id, accountId: account.id, type: 'image', fileKey: null, previewKey: null, contentType: null, fileSize: 0,
-      original: null, small: null, focus: null, description: null, blurhash: null, statusId: null, state: 'failed',
+      original: null, small: null, focus: null, description: null, blurhash: null, statusId: null, remoteUrl: null, state: 'failed',
       createdAt: new Date().toISOString(),
     });
     const res = await get(token, id);
