@@ -1,0 +1,69 @@
+// Remote accounts and statuses: the pointers that find them by their ActivityPub
+// ids (and a remote account by `username@domain`). The items themselves are the
+// ordinary account and status items, marked by `domain` / `uri`.
+import { z } from 'zod';
+import { accountById, accountItem, type Account } from './accounts';
+import { keys } from './keys';
+import { getItem, transact, updateItem, type Item } from './table';
+
+const accountPointer = z.object({ accountId: z.string() });
+const statusPointer = z.object({ statusId: z.string() });
+
+/** A stored remote account by its actor URI. */
+export async function remoteAccountByUri(uri: string): Promise<Account | undefined> {
+  const ref = await getItem(keys.actorUri(uri), accountPointer);
+  return ref ? accountById(ref.accountId) : undefined;
+}
+
+/** A stored remote account by `username@domain` (case-insensitive). */
+export async function remoteAccountByAcct(username: string, domain: string): Promise<Account | undefined> {
+  const ref = await getItem(keys.remoteAcct(username, domain), accountPointer);
+  return ref ? accountById(ref.accountId) : undefined;
+}
+
+/**
+ * Stores a new remote account with its two pointers in one transaction. Answers
+ * false, writing nothing, when its URI (or its username@domain) is already taken:
+ * another worker stored it first, and the caller reads that one.
+ */
+export async function createRemoteAccount(account: Account): Promise<boolean> {
+  if (!account.domain || !account.uri) throw new Error('createRemoteAccount: a remote account needs domain and uri');
+  const parsed = accountItem.parse(account);
+  const result = await transact([
+    { Put: { Item: { ...keys.actorUri(parsed.uri!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.remoteAcct(parsed.username, parsed.domain!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.account(parsed.id), ...parsed }, ConditionExpression: 'attribute_not_exists(PK)' } },
+  ]);
+  return result.ok;
+}
+
+/** Replaces the profile attributes of a stored remote account (a refetched actor document, an Update(Person)). */
+export async function updateRemoteAccount(id: string, changes: Partial<Omit<Account, 'id' | 'uri' | 'domain' | 'createdAt'>>): Promise<Account | undefined> {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return accountById(id);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = entries.map(([k, v], i) => {
+    names[`#a${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#a${i} = :v${i}`;
+  });
+  return updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK) AND attribute_exists(#domain)',
+      ExpressionAttributeNames: { ...names, '#domain': 'domain' },
+      ExpressionAttributeValues: values,
+    },
+    accountItem,
+  );
+}
+
+/** The local id of a stored remote status, by its ActivityPub id. */
+export async function remoteStatusIdByUri(uri: string): Promise<string | undefined> {
+  return (await getItem(keys.statusUri(uri), statusPointer))?.statusId;
+}
+
+/** The pointer item of a remote status, to be written in the transaction that stores the status (`attribute_not_exists`). */
+export const statusUriPointer = (uri: string, statusId: string): Item & { PK: string; SK: string } => ({ ...keys.statusUri(uri), statusId });
