@@ -125,6 +125,8 @@ describe('serverless package --stage prod', () => {
   it.each([
     ['mail', 'MailQueue', 'MailDeadLetterQueue'],
     ['signin', 'SigninQueue', 'SigninDeadLetterQueue'],
+    ['inbox', 'InboxQueue', 'InboxDeadLetterQueue'],
+    ['deliver', 'DeliverQueue', 'DeliverDeadLetterQueue'],
   ])('defines the %s queue with a dead-letter queue after five receives', (queue, id, dlq) => {
     expect(template.Resources[id]).toMatchObject({
       Type: 'AWS::SQS::Queue',
@@ -200,7 +202,7 @@ describe('serverless package --stage prod', () => {
   });
 
   it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
       expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
       // The queue's ARN reaches the workers' nested stack as a parameter.
@@ -210,7 +212,7 @@ describe('serverless package --stage prod', () => {
 
   it('gives every queue a visibility timeout of at least six times its worker\'s timeout', () => {
     const resources = allResources(prod);
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue']] as const) {
       const timeout = resources[`${fn}LambdaFunction`]!.Properties.Timeout as number;
       expect(resources[queue]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
     }
@@ -227,6 +229,8 @@ describe('serverless package --stage prod', () => {
       QUEUE_MODE: 'sqs',
       QUEUE_URL_MAIL: { Ref: 'MailQueue' },
       QUEUE_URL_SIGNIN: { Ref: 'SigninQueue' },
+      QUEUE_URL_INBOX: { Ref: 'InboxQueue' },
+      QUEUE_URL_DELIVER: { Ref: 'DeliverQueue' },
       FUNCTION_PREFIX: 'tootless-prod-',
       MAIL_TRANSPORT: 'ses',
       // Read at run time from SSM (lib/secrets.ts); nothing GetFunctionConfiguration could show.
@@ -272,7 +276,7 @@ describe('serverless package --stage prod', () => {
 
   it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue']) {
+    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue']) {
       expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
     }
     const text = JSON.stringify(alarms);
