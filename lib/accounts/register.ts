@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { config } from '../config';
 import { sha256 } from '../crypto';
 import { accountByEmail, accountByUsername, confirmationRecord, createLocalAccount, type Account } from '../db/accounts';
+import { actorKeysRecord, newActorKeyPair } from '../db/actor_keys';
 import type { App } from '../db/apps';
 import { instanceSettings, type InstanceSettings } from '../db/instance';
 import { countOnInstance } from '../db/stats';
@@ -124,9 +125,13 @@ export async function registerAccount(
   const approved = opts.approved ?? settings.registrationsMode !== 'approved';
   const id = newId();
   const confirmationToken = confirmed ? undefined : secretToken();
-  const extra = confirmationToken
-    ? [confirmationRecord({ tokenHash: sha256(confirmationToken), accountId: id, email, createdAt: nowIso(), expiresAt: expiresIn(CONFIRMATION_TTL_SECONDS) })]
-    : [];
+  // The account is a fediverse actor from its first moment: its key pair is written in the same transaction.
+  const extra = [
+    actorKeysRecord(id, await newActorKeyPair()),
+    ...(confirmationToken
+      ? [confirmationRecord({ tokenHash: sha256(confirmationToken), accountId: id, email, createdAt: nowIso(), expiresAt: expiresIn(CONFIRMATION_TTL_SECONDS) })]
+      : []),
+  ];
 
   const created = await createLocalAccount(
     {

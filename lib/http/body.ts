@@ -27,7 +27,8 @@ export const header = (event: APIGatewayProxyEventV2, name: string): string | un
   return undefined;
 };
 
-const rawBody = (event: APIGatewayProxyEventV2): Buffer =>
+/** The body's bytes exactly as the client sent them (API Gateway may have base64-encoded them). */
+export const rawBody = (event: APIGatewayProxyEventV2): Buffer =>
   event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
 
 export type BodyLimits = {

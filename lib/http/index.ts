@@ -13,7 +13,7 @@ import { loadSecrets } from '../secrets';
 import { admit, bearerToken, type AuthMode } from './auth';
 import { CORS_HEADERS, corsPath } from './cors';
 import { guarded } from './guard';
-import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, type BodyLimits } from './body';
+import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, rawBody, type BodyLimits } from './body';
 import { withRateLimitHeaders, type Budget, type Throttle } from './ratelimit';
 import { Reply } from './reply';
 import { validationMessage } from './validate';
@@ -36,6 +36,8 @@ export type Ctx<A extends AuthMode = AuthMode> = {
   requestId: string;
   token: A extends 'user' | 'app' ? Token : Token | undefined;
   account: A extends 'user' ? Account : Account | undefined;
+  /** The body's bytes as sent, for endpoints with the `rawBody` option (a signed Digest covers them); else undefined. */
+  rawBody?: Buffer;
 };
 
 export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
@@ -46,6 +48,12 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
   limits?: Partial<BodyLimits>;
   /** This endpoint's own rate limits, besides the general budget: every request counts, per address (lib/http/ratelimit.ts). */
   throttles?: Throttle[];
+  /**
+   * Hand the body to `run` as bytes (`ctx.rawBody`) instead of parsing it into the input:
+   * ActivityPub inboxes, whose signature covers the exact bytes and whose content types
+   * (`application/ld+json; profile=...`) the parser does not take.
+   */
+  rawBody?: boolean;
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
@@ -138,7 +146,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       // Before anything reads the table or writes to it: a function without its secrets answers 500 and does nothing.
       await loadSecrets();
       const query = parseQuery(event.rawQueryString);
-      const body = await parseBody(event, limits);
+      const body = options.rawBody ? {} : await parseBody(event, limits);
       const params = { ...query, ...body, ...pathParams(event) };
       const rawToken = bearerToken(event, params);
       delete params.access_token;
@@ -158,6 +166,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         requestId,
         token: auth?.token,
         account: auth?.account,
+        rawBody: options.rawBody ? rawBody(event) : undefined,
       } as Ctx<A>;
       let input: z.infer<S> = params;
       if (options.schema) {

@@ -261,11 +261,14 @@ describe('serverless package --stage prod', () => {
     const using = (role: string) => Object.keys(roleOf).filter((fn) => roleOf[fn]!.includes(`"${role}`)).sort();
     expect(using('MailFunctionRole')).toEqual(['MailWorker']);
     expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2']);
-    expect(using('WorkerFunctionRole')).toEqual(['FanoutWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
-    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 8);
+    expect(using('WorkerFunctionRole')).toEqual(['DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
+    expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 12);
     const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
     for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
     for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
+    // The inbox endpoints may write only where they park large activities.
+    expect(policyText('InboxFunctionRole')).toContain('"/federation/inbox/*"');
     expect(JSON.stringify(template.Resources.FunctionBasePolicy)).not.toMatch(/ses:|s3:/);
   });
 

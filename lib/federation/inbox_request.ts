@@ -1,0 +1,94 @@
+// What an inbox does with a POST before the inbox worker sees it
+// (https://docs.joinmastodon.org/spec/security/#http): refuse what is too large,
+// verify the HTTP Signature, check that the activity is one and that its actor
+// owns the key that signed it, then queue it. Nothing is read from or written to
+// the table for a request that fails any of these, beyond the key lookup itself.
+import { z } from 'zod';
+import { accountByUsername } from '../db/accounts';
+import { badRequest, HttpError, notFound, tooLarge, unauthorized, unsupportedMediaType } from '../errors';
+import { log } from '../log';
+import { enqueue } from '../queue';
+import { lookupKey } from './actors';
+import { INLINE_ACTIVITY_MAX_BYTES, stashBody } from './inbox_body';
+import { verifyRequest, type KeyLookup } from './signatures';
+import { idOf } from './vocab';
+
+/** Mastodon refuses larger activities too; no legitimate one comes near. */
+export const INBOX_BODY_MAX_BYTES = 1024 * 1024;
+
+/** application/activity+json, application/ld+json (with its profile), application/json; a missing type is read as JSON too. */
+const ACCEPTED_TYPES = new Set(['application/activity+json', 'application/ld+json', 'application/json']);
+
+export type InboxRequest = {
+  method: string;
+  /** The path with its query string, as signed in `(request-target)`. */
+  path: string;
+  /** Lower-cased request headers. */
+  headers: Record<string, string>;
+  /** The body's bytes as sent (the Digest covers them). */
+  body: Buffer;
+};
+
+/** The least an activity must be for the worker to look at it: an object with a type and an actor. */
+const activityShape = z
+  .object({ type: z.string().min(1), actor: z.union([z.string().min(1), z.object({ id: z.string().min(1) }).passthrough()]) })
+  .passthrough();
+
+const notAnActivity = () => badRequest('The body is not an ActivityStreams activity');
+const mediaTypeOf = (headers: Record<string, string>) => (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** The inbox's owner, for a personal inbox (404 for an unknown or remote username); none for the shared inbox. */
+async function recipientOf(username: string | undefined): Promise<{ id: string } | undefined> {
+  if (username === undefined) return undefined;
+  const account = await accountByUsername(username);
+  if (!account || account.domain) throw notFound();
+  return account;
+}
+
+function parseActivity(body: Buffer): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw badRequest('The body is not valid JSON');
+  }
+  const shape = activityShape.safeParse(parsed);
+  if (!shape.success) throw notAnActivity();
+  return shape.data;
+}
+
+/**
+ * Accepts a POST to an inbox (`username` for a personal one, undefined for the shared
+ * inbox) and queues its activity for the inbox worker, or throws the HttpError to
+ * answer: 413 over 1 MB, 404 for no such inbox, 401 unsigned or unverifiable or signed
+ * by someone else than the actor, 415 not JSON, 400 not an activity.
+ */
+export async function receiveInboxRequest(
+  req: InboxRequest,
+  username: string | undefined,
+  opts: { lookup?: KeyLookup; now?: Date } = {},
+): Promise<void> {
+  if (req.body.length > INBOX_BODY_MAX_BYTES) throw tooLarge('The activity is larger than 1 MB');
+  const recipient = await recipientOf(username);
+  const verified = await verifyRequest(req, opts.lookup ?? lookupKey, opts.now);
+  if (!verified.ok) throw refused(req, `Signature: ${verified.reason}`);
+  const type = mediaTypeOf(req.headers);
+  if (type !== '' && !ACCEPTED_TYPES.has(type)) throw unsupportedMediaType(`Unsupported content type: ${type}`);
+  const activity = parseActivity(req.body);
+  if (idOf(activity.actor) !== verified.ownerUri) throw refused(req, 'Signature: the key does not belong to the activity\'s actor', verified.keyId);
+
+  const json = JSON.stringify(activity);
+  const inline = Buffer.byteLength(json) <= INLINE_ACTIVITY_MAX_BYTES;
+  await enqueue('inbox', {
+    ...(inline ? { activity } : { bodyKey: await stashBody(json) }),
+    signer: verified.ownerUri,
+    ...(recipient ? { recipientId: recipient.id } : {}),
+    receivedAt: (opts.now ?? new Date()).toISOString(),
+  });
+}
+
+/** A 401, logged: the first thing an operator looks for when a peer's activities do not arrive. */
+function refused(req: InboxRequest, reason: string, keyId?: string): HttpError {
+  log.info('inbox: refused', { path: req.path, reason, keyId, userAgent: req.headers['user-agent'] });
+  return unauthorized(reason);
+}
