@@ -1,23 +1,339 @@
-// ActivityPub documents of local things: Person, Note, Create, collections.
-// OWNER: helper B. Signatures below are the contract other modules call.
-import type { Account } from '../db/accounts';
-import type { Status } from '../db/statuses';
+// ActivityPub documents of local things: Person, the instance actor (Application),
+// Note, Create, Announce, Tombstone and the collections, in the shapes Mastodon
+// serves them (https://docs.joinmastodon.org/spec/activitypub/). Pure of HTTP:
+// the inbox, delivery and the endpoints all render through here. A Note needs
+// a few records besides its status (attachments, mentioned accounts, the parent,
+// custom emoji): `noteSources` reads them for a whole page in one round of batch
+// reads, and `noteOf` renders from what it read.
+import { config } from '../config';
+import { accountsByIds, type Account } from '../db/accounts';
+import { emojisByShortcodes, type Emoji } from '../db/emojis';
+import { mediaByIds, type Media } from '../db/media';
+import { statusesByIds, type Status } from '../db/statuses';
+import { mediaUrl } from '../media/storage';
+import { statusAddressing } from '../policy';
+import { shortcodesIn, shortcodesOfEach } from '../render/emoji';
+import { fieldValueToHtml, noteToHtml } from '../text';
+import { instancePublicKey, publicKeyOf } from './keys';
+import { AS_PUBLIC, apUrls } from './urls';
 
 export type ApObject = Record<string, unknown>;
 
 export const AP_CONTEXT = ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'] as const;
 
-/** A local account as a Person (with its publicKey). */
-export async function renderPerson(_account: Account): Promise<ApObject> {
-  throw new Error('not built yet');
+/**
+ * The terms of Mastodon's extension vocabulary (`toot:`, schema.org's PropertyValue)
+ * that our documents use, so that a JSON-LD processor expands them the same way
+ * Mastodon's own documents expand; peers that read plain JSON ignore it.
+ */
+const EXTENSIONS = {
+  manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
+  sensitive: 'as:sensitive',
+  Hashtag: 'as:Hashtag',
+  toot: 'http://joinmastodon.org/ns#',
+  featured: { '@id': 'toot:featured', '@type': '@id' },
+  discoverable: 'toot:discoverable',
+  Emoji: 'toot:Emoji',
+  blurhash: 'toot:blurhash',
+  focalPoint: { '@container': '@list', '@id': 'toot:focalPoint' },
+  schema: 'http://schema.org#',
+  PropertyValue: 'schema:PropertyValue',
+  value: 'schema:value',
+} as const;
+
+/** The @context of every document we serve or send. */
+export const DOCUMENT_CONTEXT = [...AP_CONTEXT, EXTENSIONS] as const;
+
+// ---- small shapes ----
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
+
+/** The media type of a stored image, from the extension its key was given when stored. */
+export const imageMediaType = (key: string): string => IMAGE_TYPES[key.split('.').pop()?.toLowerCase() ?? ''] ?? 'image/png';
+
+const imageOf = (key: string): ApObject => ({ type: 'Image', mediaType: imageMediaType(key), url: mediaUrl(key) });
+
+/** A custom emoji as the `tag` of a Person or Note (Mastodon's `toot:Emoji`). */
+export function renderEmojiTag(emoji: Emoji): ApObject {
+  return {
+    id: apUrls.emoji(emoji.shortcode),
+    type: 'Emoji',
+    name: `:${emoji.shortcode}:`,
+    updated: emoji.createdAt,
+    icon: imageOf(emoji.key),
+  };
 }
 
-/** A local public/unlisted/private/direct status as a Note (audience in to/cc by visibility), without @context. */
-export async function renderNote(_status: Status, _author: Account): Promise<ApObject> {
-  throw new Error('not built yet');
+const emojiTags = (shortcodes: string[], known: Map<string, Emoji>): ApObject[] =>
+  shortcodes.flatMap((code) => {
+    const emoji = known.get(code);
+    return emoji ? [renderEmojiTag(emoji)] : [];
+  });
+
+/** The actor URI of any account we know: ours are minted here, a remote one's is its own id. */
+export const actorUriOf = (account: Pick<Account, 'username' | 'domain' | 'uri'>): string | undefined =>
+  account.domain ? account.uri ?? undefined : apUrls.actor(account.username);
+
+/** `@user@domain`, the handle a Mention names. */
+const handleOf = (account: Pick<Account, 'username' | 'domain'>) => `@${account.username}@${account.domain ?? config.domain}`;
+
+// ---- actors ----
+
+const noteHtmlOf = (account: Account) => (account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note));
+
+/** Profile fields as PropertyValues, in the HTML the server rendered (rendered now for older accounts that lack it). */
+const propertyValues = (account: Account): ApObject[] =>
+  account.fieldsHtml.length === account.fields.length
+    ? account.fieldsHtml.map((f) => ({ type: 'PropertyValue', name: f.name, value: f.value }))
+    : account.fields.map((f) => ({ type: 'PropertyValue', name: f.name, value: fieldValueToHtml(f.value) }));
+
+/** Mastodon publishes the day an account was made, not the instant. */
+const dayOf = (iso: string): string => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 10)}T00:00:00Z`;
+};
+
+/** A local account as a Person (Service for a bot), with its publicKey; one read for its emoji, one for its key. */
+export async function renderPerson(account: Account): Promise<ApObject> {
+  const actor = apUrls.actor(account.username);
+  const shortcodes = shortcodesIn([account.displayName, account.note]);
+  const [emojis, publicKeyPem] = await Promise.all([
+    shortcodes.length > 0 ? emojisByShortcodes(shortcodes) : Promise.resolve(new Map<string, Emoji>()),
+    publicKeyOf(account),
+  ]);
+  return {
+    '@context': DOCUMENT_CONTEXT,
+    id: actor,
+    type: account.bot ? 'Service' : 'Person',
+    following: apUrls.following(account.username),
+    followers: apUrls.followers(account.username),
+    inbox: apUrls.inbox(account.username),
+    outbox: apUrls.outbox(account.username),
+    featured: apUrls.featured(account.username),
+    preferredUsername: account.username,
+    name: account.displayName,
+    summary: noteHtmlOf(account),
+    url: apUrls.profile(account.username),
+    manuallyApprovesFollowers: account.locked,
+    discoverable: account.discoverable,
+    published: dayOf(account.createdAt),
+    publicKey: { id: apUrls.keyId(account.username), owner: actor, publicKeyPem },
+    tag: emojiTags(shortcodes, emojis),
+    attachment: propertyValues(account),
+    endpoints: { sharedInbox: apUrls.sharedInbox() },
+    ...(account.avatarKey ? { icon: imageOf(account.avatarKey) } : {}),
+    ...(account.headerKey ? { image: imageOf(account.headerKey) } : {}),
+  };
+}
+
+/** The instance's own host name: the instance actor's preferredUsername, as Mastodon names it. */
+export const instanceActorUsername = (): string => new URL(config.baseUrl).hostname;
+
+/**
+ * The instance actor (an Application): signs the fetches made on no one's behalf, and
+ * is what a peer fetches to check those signatures. Its inbox is the shared inbox.
+ */
+export async function renderInstanceActor(): Promise<ApObject> {
+  const actor = apUrls.instanceActor();
+  return {
+    '@context': DOCUMENT_CONTEXT,
+    id: actor,
+    type: 'Application',
+    preferredUsername: instanceActorUsername(),
+    name: instanceActorUsername(),
+    inbox: apUrls.sharedInbox(),
+    outbox: apUrls.instanceOutbox(),
+    url: config.baseUrl,
+    manuallyApprovesFollowers: true,
+    publicKey: { id: apUrls.instanceKeyId(), owner: actor, publicKeyPem: await instancePublicKey() },
+    endpoints: { sharedInbox: apUrls.sharedInbox() },
+  };
+}
+
+// ---- notes ----
+
+/** What rendering some statuses as Notes reads besides the statuses and their author. */
+export type NoteSources = {
+  media: Map<string, Media>;
+  /** Mentioned accounts and the accounts replied to. */
+  accounts: Map<string, Account>;
+  /** The parents of replies (absent when deleted). */
+  parents: Map<string, Status>;
+  emojis: Map<string, Emoji>;
+};
+
+/** Reads what `statuses` render with: one round of batch reads (attachments, accounts, parents, emoji) in parallel. */
+export async function noteSources(statuses: Status[]): Promise<NoteSources> {
+  const accountIds = new Set<string>();
+  const parentIds = new Set<string>();
+  for (const s of statuses) {
+    for (const m of s.mentions) accountIds.add(m.id);
+    if (s.inReplyToAccountId) accountIds.add(s.inReplyToAccountId);
+    if (s.inReplyToId) parentIds.add(s.inReplyToId);
+  }
+  const shortcodes = shortcodesOfEach(statuses.map((s) => [s.spoilerText, s.text]));
+  const [media, accounts, parents, emojis] = await Promise.all([
+    mediaByIds(statuses.flatMap((s) => s.mediaIds)),
+    accountsByIds([...accountIds]),
+    statusesByIds([...parentIds]),
+    shortcodes.length > 0 ? emojisByShortcodes(shortcodes) : Promise.resolve(new Map<string, Emoji>()),
+  ]);
+  return { media, accounts, parents, emojis };
+}
+
+/** The ActivityPub id of a status: ours minted from its author, a remote one's its own `uri`. */
+export function statusApId(status: Pick<Status, 'id' | 'uri'>, author: Pick<Account, 'username' | 'domain'> | undefined): string | undefined {
+  if (status.uri) return status.uri;
+  return author && !author.domain ? apUrls.status(author.username, status.id) : undefined;
+}
+
+/** `inReplyTo`: the parent's id, known from the parent (ours or remote) or, for our own deleted parent, from its author. */
+function inReplyToOf(status: Status, sources: NoteSources): string | null {
+  if (!status.inReplyToId) return null;
+  const parent = sources.parents.get(status.inReplyToId);
+  const parentAuthor = status.inReplyToAccountId ? sources.accounts.get(status.inReplyToAccountId) : undefined;
+  return statusApId(parent ?? { id: status.inReplyToId, uri: null }, parentAuthor) ?? null;
+}
+
+/** A Mention tag and the actor it addresses, for each mentioned account still known. */
+function mentionsOf(status: Status, sources: NoteSources): { actors: string[]; tags: ApObject[] } {
+  const actors: string[] = [];
+  const tags: ApObject[] = [];
+  for (const mention of status.mentions) {
+    const account = sources.accounts.get(mention.id);
+    const href = account ? actorUriOf(account) : undefined;
+    if (!account || !href || actors.includes(href)) continue;
+    actors.push(href);
+    tags.push({ type: 'Mention', href, name: handleOf(account) });
+  }
+  return { actors, tags };
+}
+
+/** A local attachment as a Document (Mastodon sends every kind as Document, with its media type). */
+function documentOf(media: Media): ApObject | undefined {
+  const key = media.fileKey;
+  const url = key ? mediaUrl(key) : media.remoteUrl;
+  if (!url) return undefined;
+  return {
+    type: 'Document',
+    mediaType: media.contentType ?? (key ? imageMediaType(key) : 'application/octet-stream'),
+    url,
+    name: media.description,
+    blurhash: media.blurhash,
+    ...(media.focus ? { focalPoint: [media.focus.x, media.focus.y] } : {}),
+    ...(media.original ? { width: media.original.width, height: media.original.height } : {}),
+  };
+}
+
+/** A local status (not a reblog) as a Note, without @context, from what `noteSources` read. */
+export function noteOf(status: Status, author: Account, sources: NoteSources): ApObject {
+  const mentions = mentionsOf(status, sources);
+  const { to, cc } = statusAddressing(status, { publicCollection: AS_PUBLIC, followers: apUrls.followers(author.username), mentioned: mentions.actors });
+  const hashtags = status.tags.map((name) => ({ type: 'Hashtag', href: apUrls.tag(name), name: `#${name}` }));
+  const emojis = emojiTags(shortcodesIn([status.spoilerText, status.text]), sources.emojis);
+  return {
+    id: apUrls.status(author.username, status.id),
+    type: 'Note',
+    summary: status.spoilerText === '' ? null : status.spoilerText,
+    inReplyTo: inReplyToOf(status, sources),
+    published: status.createdAt,
+    ...(status.editedAt ? { updated: status.editedAt } : {}),
+    url: apUrls.statusPage(author.username, status.id),
+    attributedTo: apUrls.actor(author.username),
+    to,
+    cc,
+    sensitive: status.sensitive,
+    content: status.contentHtml,
+    ...(status.language ? { contentMap: { [status.language]: status.contentHtml } } : {}),
+    attachment: status.mediaIds.flatMap((id) => {
+      const media = sources.media.get(id);
+      const document = media ? documentOf(media) : undefined;
+      return document ? [document] : [];
+    }),
+    tag: [...mentions.tags, ...hashtags, ...emojis],
+  };
+}
+
+/** A local status as a Note (audience in to/cc by visibility), without @context. */
+export async function renderNote(status: Status, author: Account): Promise<ApObject> {
+  return noteOf(status, author, await noteSources([status]));
+}
+
+/** The Create of a Note: the same audience, its id the status's `/activity`. */
+export function createOf(status: Status, author: Account, note: ApObject): ApObject {
+  return {
+    id: apUrls.activity(author.username, status.id),
+    type: 'Create',
+    actor: apUrls.actor(author.username),
+    published: status.createdAt,
+    to: note.to,
+    cc: note.cc,
+    object: note,
+  };
 }
 
 /** The Create of a local status, with @context, its Note embedded, the same to/cc. */
-export async function renderCreate(_status: Status, _author: Account): Promise<ApObject> {
-  throw new Error('not built yet');
+export async function renderCreate(status: Status, author: Account): Promise<ApObject> {
+  return { '@context': DOCUMENT_CONTEXT, ...createOf(status, author, await renderNote(status, author)) };
+}
+
+/**
+ * The Announce of a reblog, without @context: the original by its id (ours or its
+ * server's), addressed as Mastodon addresses a public reblog: to everyone, cc the
+ * original's author and the reblogger's followers.
+ */
+export function announceOf(reblog: Status, reblogger: Account, original: Status, originalAuthor: Account): ApObject | undefined {
+  const object = statusApId(original, originalAuthor);
+  const originalActor = actorUriOf(originalAuthor);
+  if (!object || !originalActor) return undefined;
+  return {
+    id: apUrls.activity(reblogger.username, reblog.id),
+    type: 'Announce',
+    actor: apUrls.actor(reblogger.username),
+    published: reblog.createdAt,
+    to: [AS_PUBLIC],
+    cc: [originalActor, apUrls.followers(reblogger.username)],
+    object,
+  };
+}
+
+/** What is left of a deleted object: answers for its id, and the object of a Delete. */
+export const renderTombstone = (id: string): ApObject => ({ id, type: 'Tombstone' });
+
+// ---- collections ----
+
+/** A collection's outline: its size and where its pages start and end (Mastodon's shape). */
+export function orderedCollection(id: string, totalItems: number, pages?: { first: string; last?: string }): ApObject {
+  return {
+    '@context': DOCUMENT_CONTEXT,
+    id,
+    type: 'OrderedCollection',
+    totalItems: Math.max(0, totalItems),
+    ...(pages ? { first: pages.first, ...(pages.last ? { last: pages.last } : {}) } : {}),
+  };
+}
+
+/** A whole small collection in one document (the featured statuses). */
+export function orderedCollectionWithItems(id: string, orderedItems: unknown[]): ApObject {
+  return { '@context': DOCUMENT_CONTEXT, id, type: 'OrderedCollection', totalItems: orderedItems.length, orderedItems };
+}
+
+/** One page of a collection, with the neighbouring pages when there are any. */
+export function orderedCollectionPage(page: { id: string; partOf: string; next?: string; prev?: string; orderedItems: unknown[] }): ApObject {
+  return {
+    '@context': DOCUMENT_CONTEXT,
+    id: page.id,
+    type: 'OrderedCollectionPage',
+    ...(page.next ? { next: page.next } : {}),
+    ...(page.prev ? { prev: page.prev } : {}),
+    partOf: page.partOf,
+    orderedItems: page.orderedItems,
+  };
 }

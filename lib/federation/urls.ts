@@ -25,10 +25,33 @@ export const apUrls = {
   /** The instance actor: signs fetches made on no one's behalf. */
   instanceActor: () => `${base()}/actor`,
   instanceKeyId: () => `${base()}/actor#main-key`,
+  /** The instance actor's outbox: always empty, there so the actor has one. */
+  instanceOutbox: () => `${base()}/actor/outbox`,
+  /** A local custom emoji, as the id of its `Emoji` tag (Mastodon's /emojis/:id). */
+  emoji: (shortcode: string) => `${base()}/emojis/${encodeURIComponent(shortcode)}`,
   /** Ids of activities that have no document of their own (Follow, Undo, Accept, Reject, Delete, Update). */
   activityId: (username: string, kind: string, id: string) => `${base()}/users/${username}#${kind}/${id}`,
   tag: (name: string) => `${base()}/tags/${encodeURIComponent(name)}`,
 };
+
+/** What one of our URLs names, read back: an actor, a status, or one of our activities (the account that sent it). */
+export type LocalTarget = { kind: 'actor'; username: string } | { kind: 'status'; username: string; statusId: string } | { kind: 'activity'; username: string };
+
+/**
+ * Reads one of our URLs back into what it names: `/users/:u` and `/@:u` (an actor), `/users/:u/statuses/:id`
+ * and `/@:u/:id` (a status, its `/activity` too), `/users/:u#<kind>/<id>` (an activity id of apUrls.activityId).
+ * Undefined for another server's URL or a path we do not mint.
+ */
+export function parseLocalUrl(url: string): LocalTarget | undefined {
+  if (!isLocalUrl(url)) return undefined;
+  const { pathname, hash } = new URL(url);
+  const segment = '([A-Za-z0-9_]+)';
+  const actor = new RegExp(`^/(?:users/|@)${segment}/?$`).exec(pathname);
+  if (actor) return hash ? { kind: 'activity', username: actor[1]! } : { kind: 'actor', username: actor[1]! };
+  const status = new RegExp(`^/(?:users/${segment}/statuses|@${segment})/(\\d{1,20})(?:/activity)?/?$`).exec(pathname);
+  if (status) return { kind: 'status', username: (status[1] ?? status[2])!, statusId: status[3]! };
+  return undefined;
+}
 
 /** Is this URL one of ours (same origin as BASE_URL)? */
 export function isLocalUrl(url: string): boolean {

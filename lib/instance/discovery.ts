@@ -1,5 +1,6 @@
-// Discovery documents: NodeInfo 2.0 (and its /.well-known pointer), WebFinger
-// (RFC 7033) for local accounts, and host-meta (RFC 6415) pointing at WebFinger.
+// Discovery documents: NodeInfo 2.0 and 2.1 (and their /.well-known pointer), the reading
+// of a WebFinger (RFC 7033) resource as a local username (the JRD itself is an ActivityPub
+// document: lib/federation/documents.ts), and host-meta (RFC 6415) pointing at WebFinger.
 import escapeHtml from 'escape-html';
 import { API_VERSION, SOFTWARE, config } from '../config';
 import { accountByUsername, type Account } from '../db/accounts';
@@ -9,19 +10,26 @@ import { HALF_YEAR_DAYS, MONTH_DAYS, activeUsers } from '../db/activity';
 import { instanceStats } from '../db/stats';
 
 export const NODEINFO_20 = 'http://nodeinfo.diaspora.software/ns/schema/2.0';
-export const NODEINFO_CONTENT_TYPE = `application/json; profile="${NODEINFO_20}#"`;
+export const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
+export type NodeinfoVersion = '2.0' | '2.1';
+const NODEINFO_SCHEMAS: Record<NodeinfoVersion, string> = { '2.0': NODEINFO_20, '2.1': NODEINFO_21 };
+export const nodeinfoContentType = (version: NodeinfoVersion) => `application/json; profile="${NODEINFO_SCHEMAS[version]}#"`;
+export const NODEINFO_CONTENT_TYPE = nodeinfoContentType('2.0');
 
-export const nodeinfoLinks = () => ({ links: [{ rel: NODEINFO_20, href: `${config.baseUrl}/nodeinfo/2.0` }] });
+/** Both documents; 2.0 first, since readers that take the first link they know (megalodon) often know only 2.0. */
+export const nodeinfoLinks = () => ({
+  links: (['2.0', '2.1'] as const).map((version) => ({ rel: NODEINFO_SCHEMAS[version], href: `${config.baseUrl}/nodeinfo/${version}` })),
+});
 
 /** The Mastodon version whose client API this server implements ("3.5.3"). */
 export const mastodonApiLevel = () => API_VERSION.split(' ')[0] ?? API_VERSION;
 
 /**
- * NodeInfo 2.0. The software is named for what it is; `metadata.upstream` says
- * whose API it speaks, which is how client libraries (megalodon's detector)
+ * NodeInfo 2.0 or 2.1 (the same document: 2.1 only adds optional fields). The
+ * software is named for what it is; `metadata.upstream` says whose API it speaks, which is how client libraries (megalodon's detector)
  * recognise Mastodon-compatible servers that are not Mastodon.
  */
-export async function nodeinfo() {
+export async function nodeinfo(version: NodeinfoVersion = '2.0') {
   const [settings, stats, activeMonth, activeHalfyear] = await Promise.all([
     instanceSettings(),
     instanceStats(),
@@ -29,7 +37,8 @@ export async function nodeinfo() {
     activeUsers(HALF_YEAR_DAYS),
   ]);
   return {
-    version: '2.0',
+    version,
+    // 2.1's optional software.repository and software.homepage are left out: the project publishes neither.
     software: { name: SOFTWARE.name, version: SOFTWARE.version },
     protocols: ['activitypub'],
     services: { outbound: [], inbound: [] },
@@ -85,25 +94,12 @@ export function usernameFromResource(resource: string): string {
   throw badRequest('The resource parameter is invalid');
 }
 
-export async function webfingerAccount(resource: string): Promise<Account> {
-  const username = usernameFromResource(resource);
+/** The local account a WebFinger resource's username names; 404 for an unknown or remote one. */
+export async function webfingerAccount(username: string): Promise<Account> {
   if (!USERNAME.test(username)) throw notFound();
   const account = await accountByUsername(username);
   if (!account || account.domain !== null) throw notFound();
   return account;
-}
-
-export function renderWebfinger(account: Account) {
-  const profile = `${config.baseUrl}/@${account.username}`;
-  const actor = `${config.baseUrl}/users/${account.username}`;
-  return {
-    subject: `acct:${account.username}@${config.domain}`,
-    aliases: [profile, actor],
-    links: [
-      { rel: 'http://webfinger.net/rel/profile-page', type: 'text/html', href: profile },
-      { rel: 'self', type: 'application/activity+json', href: actor },
-    ],
-  };
 }
 
 export const hostMeta = () =>

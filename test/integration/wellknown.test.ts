@@ -81,10 +81,15 @@ describe('GET /.well-known/host-meta', () => {
 });
 
 describe('NodeInfo', () => {
-  it('links /.well-known/nodeinfo to the 2.0 document', async () => {
+  it('links /.well-known/nodeinfo to the 2.0 and 2.1 documents, 2.0 first', async () => {
     const res = await call(nodeinfoLinks, { path: '/.well-known/nodeinfo' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ links: [{ rel: 'http://nodeinfo.diaspora.software/ns/schema/2.0', href: 'https://social.example/nodeinfo/2.0' }] });
+    expect(res.body).toEqual({
+      links: [
+        { rel: 'http://nodeinfo.diaspora.software/ns/schema/2.0', href: 'https://social.example/nodeinfo/2.0' },
+        { rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1', href: 'https://social.example/nodeinfo/2.1' },
+      ],
+    });
   });
 
   it('describes the software, its usage and its registrations', async () => {
