@@ -46,6 +46,11 @@ export const config = {
   /** Push endpoints on loopback (and over plain http there) are accepted only on the local stage, or when tests ask. */
   get pushAllowLoopback() { return this.stage === 'local' || env('PUSH_ALLOW_LOOPBACK', '') === '1'; },
   /**
+   * Outbound federation (fetches, deliveries) may reach loopback and private addresses, over plain http
+   * too: two stacks side by side on one machine. Honoured only on the local stage; elsewhere public https only.
+   */
+  get federationAllowPrivate() { return this.stage === 'local' && env('FEDERATION_ALLOW_PRIVATE', '') === '1'; },
+  /**
    * Multiplies every rate limit (lib/http/ratelimit.ts). 1, Mastodon's limits, on the local stack and in AWS
    * alike; test stacks that send thousands of requests from one address raise it.
    */

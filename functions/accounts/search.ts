@@ -5,19 +5,26 @@ import { http, type Ctx } from '../../lib/http';
 import { limitParam } from '../../lib/paging';
 import { booleanish, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
+import { remoteAcctOf, resolveQuery } from '../../lib/search/resolve';
 
 export const schema = z.object({
   q: text(2000).default(''),
   limit: limitParam(40, 80),
   offset: intParam.min(0).max(10000).default(0),
-  /** WebFinger resolution of remote accounts: accepted, not done (no federation). */
+  /** Look up `@user@domain` on its server (WebFinger) when it is not known here. */
   resolve: booleanish.default(false),
   following: booleanish.default(false),
 });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
-  const accounts = await searchAccounts(ctx.account, input);
-  return accounts.map((a) => renderAccount(a));
+  // A remote account the query names (`@user@domain`) comes first (first page, unless only followed accounts are asked for).
+  const named = input.offset === 0 && !input.following && input.limit > 0 && remoteAcctOf(input.q) !== undefined;
+  const [resolved, accounts] = await Promise.all([
+    named ? resolveQuery(ctx.account, input.q, { resolve: input.resolve }) : { accounts: [] },
+    searchAccounts(ctx.account, input),
+  ]);
+  const all = [...new Map([...resolved.accounts, ...accounts].map((a) => [a.id, a])).values()].slice(0, input.limit);
+  return all.map((a) => renderAccount(a));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:accounts'], schema });

@@ -7,6 +7,7 @@ import { renderAccount } from '../../lib/render/account';
 import { renderStatuses } from '../../lib/render/status';
 import { renderSearchTags, searchHashtags, searchStatuses } from '../../lib/search';
 import { searchAccounts } from '../../lib/search/accounts';
+import { resolveQuery } from '../../lib/search/resolve';
 
 export const schema = z.object({
   q: text(2000).default(''),
@@ -19,23 +20,33 @@ export const schema = z.object({
   min_id: idParam,
   /** Local tags have no review step: every tag counts as reviewed. */
   exclude_unreviewed: booleanish.default(false),
-  /** WebFinger resolution of remote accounts and URLs: answered from local data only (no federation). */
+  /** Look up a remote account (`@user@domain`) or a profile or post URL on its server (WebFinger, a signed GET) and store it. */
   resolve: booleanish.default(false),
 });
+
+/** The found first, then the searched, each once, at most `limit`. */
+const firstThen = <T extends { id: string }>(found: T[], searched: T[], limit: number): T[] =>
+  [...new Map([...found, ...searched].map((x) => [x.id, x])).values()].slice(0, limit);
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const wants = (type: 'accounts' | 'hashtags' | 'statuses') => input.q.trim() !== '' && (input.type === undefined || input.type === type);
   const page = { q: input.q, limit: input.limit, offset: input.offset };
-  const [accounts, statuses, hashtags] = await Promise.all([
+  // A remote account or post the query names, on the first page only.
+  const named = input.offset === 0 && (wants('accounts') || wants('statuses')) && input.limit > 0;
+  const [resolved, accounts, statuses, hashtags] = await Promise.all([
+    named ? resolveQuery(ctx.account, input.q, { resolve: input.resolve }) : { accounts: [], statuses: [] },
     wants('accounts') ? searchAccounts(ctx.account, { ...page, following: input.following }) : [],
     wants('statuses')
       ? searchStatuses(ctx.account, { ...page, accountId: input.account_id, maxId: input.max_id, minId: input.min_id })
       : [],
     wants('hashtags') ? searchHashtags(page) : [],
   ]);
+  // `following` asks for accounts the searcher follows: the account a query names is left to the local search then.
+  const namedAccounts = wants('accounts') && !input.following ? resolved.accounts : [];
+  const namedStatuses = wants('statuses') ? resolved.statuses.filter((s) => !input.account_id || s.accountId === input.account_id) : [];
   return {
-    accounts: accounts.map((a) => renderAccount(a)),
-    statuses: await renderStatuses(statuses, ctx.account),
+    accounts: firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)),
+    statuses: await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account),
     hashtags: await renderSearchTags(hashtags),
   };
 }

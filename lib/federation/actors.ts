@@ -1,23 +1,315 @@
 // Remote actors: fetched, parsed (the variants real peers send), stored as remote
 // accounts, refreshed when older than a day.
-// OWNER: helper C. Signatures below are the contract other modules call.
-import type { Account } from '../db/accounts';
+//
+// An actor document is read leniently (a value or an array, a URL string or a
+// Link object, as ./vocab.ts reads them) but trusted narrowly: its id must be
+// on the origin it was fetched from, its key must belong to it, its HTML is
+// sanitised (./sanitize.ts), and none of our own URLs is ever stored as remote.
+import { createPublicKey } from 'node:crypto';
+import { config } from '../config';
+import { accountByUsername, accountItem, type Account } from '../db/accounts';
+import { createRemoteAccount, remoteAccountByAcct, remoteAccountByUri, updateRemoteAccount } from '../db/remote';
+import { nowIso } from '../db/table';
+import { newId } from '../ids';
+import { log } from '../log';
+import { FetchFailed, fetchObject } from './fetch';
+import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import type { KeyLookup } from './signatures';
+import { apUrls, isLocalUrl } from './urls';
+import { asArray, dateOf, httpUrl, idOf, objectOf, textOf, typeOf, urlOf, type ApDocument } from './vocab';
+import { isAcctUsername, normalizeDomain, webfinger } from './webfinger';
+
+export const ACTOR_TYPES = ['Person', 'Service', 'Application', 'Group', 'Organization'] as const;
+/** A stored actor older than this is fetched again when next needed. */
+export const REFRESH_AFTER_MS = 24 * 3600_000;
+/** A refetch asked for (a signature that failed: a rotated key?) is not repeated sooner than this. */
+export const REFETCH_AT_MOST_EVERY_MS = 60_000;
+
+const MAX_DISPLAY_NAME = 1000;
+const MAX_NOTE_HTML = 50_000;
+const MAX_FIELDS = 16;
+const MAX_FIELD_NAME = 255;
+const MAX_FIELD_VALUE = 2047;
+
+/** Why a document is not an actor we store. */
+export class InvalidActor extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'InvalidActor';
+  }
+}
+
+/** What an actor document says, in the remote account's terms. */
+export type ParsedActor = Pick<
+  Account,
+  | 'uri' | 'username' | 'domain' | 'displayName' | 'noteHtml' | 'fields' | 'fieldsHtml' | 'url' | 'actorType' | 'locked' | 'bot'
+  | 'discoverable' | 'inboxUrl' | 'sharedInboxUrl' | 'outboxUrl' | 'followersUrl' | 'followingUrl' | 'featuredUrl'
+  | 'publicKeyId' | 'publicKeyPem' | 'avatarRemoteUrl' | 'headerRemoteUrl'
+> & { uri: string; domain: string; published: string | null };
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+const sameOrigin = (a: string, b: string) => originOf(a) !== undefined && originOf(a) === originOf(b);
+
+/** A link-valued property (a URL string or an object with an id), as an http(s) URL or null. */
+const linkOf = (value: unknown): string | null => httpUrl(idOf(value)) ?? null;
+
+/** An image property (`icon`, `image`): an Image object or an array of them, or a bare URL. */
+const imageOf = (value: unknown): string | null => {
+  for (const v of asArray(value)) {
+    const found = typeof v === 'string' ? httpUrl(v) : urlOf(objectOf(v)?.url);
+    if (found) return found;
+  }
+  return null;
+};
+
+/** Control characters out, length bounded: names are shown as text. */
+const plainText = (text: string, max: number) => text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, max);
+
+function fieldsOf(doc: ApDocument): Pick<Account, 'fields' | 'fieldsHtml'> {
+  const fields: Account['fields'] = [];
+  const fieldsHtml: Account['fieldsHtml'] = [];
+  for (const item of asArray(doc.attachment)) {
+    const entry = objectOf(item);
+    if (!entry || typeOf(entry) !== 'PropertyValue' || typeof entry.name !== 'string' || typeof entry.value !== 'string') continue;
+    const name = plainText(entry.name, MAX_FIELD_NAME);
+    const html = sanitizeRemoteHtml(entry.value.slice(0, MAX_FIELD_VALUE * 4)).slice(0, MAX_FIELD_VALUE * 2);
+    fields.push({ name, value: htmlToText(html).slice(0, MAX_FIELD_VALUE) });
+    fieldsHtml.push({ name, value: html, verifiedAt: null });
+    if (fields.length === MAX_FIELDS) break;
+  }
+  return { fields, fieldsHtml };
+}
+
+/** A PEM that node can read as a public key. */
+const readablePem = (pem: unknown): pem is string => {
+  if (typeof pem !== 'string' || !pem.includes('-----BEGIN')) return false;
+  try {
+    createPublicKey(pem);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The actor's key: among `publicKey` (one object or several), the one named `keyId` if given,
+ * else the first; it must be the actor's own (`owner`, when given, is the actor; its id on the
+ * actor's origin) and readable.
+ */
+function keyOf(doc: ApDocument, actorId: string, keyId?: string): { publicKeyId: string; publicKeyPem: string } | undefined {
+  const keys = asArray(doc.publicKey).flatMap((k) => {
+    const key = objectOf(k);
+    if (!key || typeof key.id !== 'string' || !sameOrigin(key.id, actorId)) return [];
+    const owner = idOf(key.owner);
+    if (owner !== undefined && owner !== actorId) return [];
+    return readablePem(key.publicKeyPem) ? [{ publicKeyId: key.id, publicKeyPem: key.publicKeyPem }] : [];
+  });
+  return keys.find((k) => k.publicKeyId === keyId) ?? keys[0];
+}
+
+/** Reads an actor document as real peers send it; throws InvalidActor. */
+export function parseActor(doc: ApDocument, opts: { keyId?: string } = {}): ParsedActor {
+  const type = typeOf(doc);
+  if (!type || !(ACTOR_TYPES as readonly string[]).includes(type)) throw new InvalidActor(`type ${JSON.stringify(type ?? null)} is not an actor`);
+  const uri = httpUrl(doc.id);
+  if (!uri || uri !== doc.id) throw new InvalidActor('id is not an http(s) URL');
+  if (isLocalUrl(uri)) throw new InvalidActor('id is one of our own URLs');
+  const username = typeof doc.preferredUsername === 'string' ? doc.preferredUsername.trim() : '';
+  if (!isAcctUsername(username)) throw new InvalidActor('preferredUsername is missing or not a username');
+  const key = keyOf(doc, uri, opts.keyId);
+  const name = textOf(doc, 'name');
+  const summary = textOf(doc, 'summary');
+  const published = dateOf(doc.published);
+  return {
+    uri,
+    username,
+    domain: new URL(uri).host.toLowerCase(),
+    displayName: name ? plainText(name, MAX_DISPLAY_NAME) : '',
+    noteHtml: summary ? sanitizeRemoteHtml(summary.slice(0, MAX_NOTE_HTML * 2)).slice(0, MAX_NOTE_HTML) : '',
+    ...fieldsOf(doc),
+    url: urlOf(doc.url) ?? null,
+    actorType: type,
+    locked: doc.manuallyApprovesFollowers === true,
+    bot: type === 'Service' || type === 'Application',
+    discoverable: doc.discoverable === true,
+    inboxUrl: linkOf(doc.inbox),
+    sharedInboxUrl: linkOf(objectOf(doc.endpoints)?.sharedInbox),
+    outboxUrl: linkOf(doc.outbox),
+    followersUrl: linkOf(doc.followers),
+    followingUrl: linkOf(doc.following),
+    featuredUrl: linkOf(doc.featured),
+    publicKeyId: key?.publicKeyId ?? null,
+    publicKeyPem: key?.publicKeyPem ?? null,
+    avatarRemoteUrl: imageOf(doc.icon),
+    headerRemoteUrl: imageOf(doc.image),
+    published: published ? published.toISOString() : null,
+  };
+}
+
+/** The profile attributes a refetch or an Update(Person) replaces (the handle and the id stay). */
+function profileOf(actor: ParsedActor, fetchedAt: string) {
+  const { uri: _uri, domain: _domain, username: _username, published: _published, ...profile } = actor;
+  return { ...profile, fetchedAt, updatedAt: fetchedAt };
+}
+
+/**
+ * Creates or updates the remote account of an actor document (fetched, or the object of an
+ * Update(Person)). `fetchedFrom`: where it came from, whose origin its id must share.
+ * `keyId`: the key to keep when it has several. Undefined when it is not an acceptable actor.
+ */
+export async function saveActorDocument(doc: ApDocument, opts: { fetchedFrom?: string; keyId?: string } = {}): Promise<Account | undefined> {
+  let actor: ParsedActor;
+  try {
+    actor = parseActor(doc, { keyId: opts.keyId });
+  } catch (err) {
+    if (!(err instanceof InvalidActor)) throw err;
+    log.info('actor document ignored', { id: typeof doc.id === 'string' ? doc.id : undefined, reason: err.reason });
+    return undefined;
+  }
+  if (opts.fetchedFrom !== undefined && !sameOrigin(actor.uri, opts.fetchedFrom)) {
+    log.info('actor document ignored', { id: actor.uri, reason: `not on the origin of ${opts.fetchedFrom}` });
+    return undefined;
+  }
+  const now = nowIso();
+  const existing = await remoteAccountByUri(actor.uri);
+  if (existing) return updateRemoteAccount(existing.id, profileOf(actor, now));
+  const { published, ...fields } = actor;
+  const account = accountItem.parse({ ...fields, id: newId(), createdAt: published ?? now, updatedAt: now, fetchedAt: now });
+  if (await createRemoteAccount(account)) return account;
+  // Stored meanwhile by another worker: that one stands.
+  const stored = await remoteAccountByUri(actor.uri);
+  if (!stored) log.warn('remote handle already held by another actor', { id: actor.uri, acct: `${actor.username}@${actor.domain}` });
+  return stored;
+}
+
+const isStale = (account: Account, now = Date.now()) => !account.fetchedAt || now - Date.parse(account.fetchedAt) > REFRESH_AFTER_MS;
+const fetchedWithin = (account: Account, ms: number, now = Date.now()) => !!account.fetchedAt && now - Date.parse(account.fetchedAt) < ms;
+const isGone = (err: unknown) => err instanceof FetchFailed && (err.status === 404 || err.status === 410);
+
+/** The stored account, refetched (keeping the key `keyId` if it has several); a failed refetch keeps the stored one (logged). */
+async function refetch(stored: Account, keyId = stored.publicKeyId ?? undefined): Promise<Account> {
+  try {
+    const doc = await fetchObject(stored.uri!);
+    // A document about another actor (a moved or recycled id) does not replace this one.
+    if (doc.id !== stored.uri) return stored;
+    return (await saveActorDocument(doc, { fetchedFrom: stored.uri!, keyId })) ?? stored;
+  } catch (err) {
+    if (!(err instanceof FetchFailed)) throw err;
+    log.info('actor refresh failed; the stored one stands', { uri: stored.uri, reason: err.reason });
+    return stored;
+  }
+}
+
+/** A local account from one of our actor URLs (`/users/:username`). */
+async function localActor(uri: string): Promise<Account | undefined> {
+  const path = new URL(uri).pathname;
+  const match = /^\/users\/([^/]+)$/.exec(path);
+  if (!match) return undefined;
+  const username = decodeURIComponent(match[1]!);
+  return apUrls.actor(username) === uri.replace(/[?#].*$/, '') ? accountByUsername(username) : undefined;
+}
 
 /**
  * The account of an actor URI: a local account for one of our URLs, a stored remote
- * account, or (unless `fetch: false`) fetched and stored now; `refresh` refetches a stored one.
+ * account, or (unless `fetch: false`) fetched and stored now; `refresh` refetches a stored one
+ * (not twice within a minute). A stored one older than a day is refetched when fetching is allowed.
+ * Undefined when there is no such actor (404/410, not an actor); throws FetchFailed when its
+ * server cannot be asked now.
  */
-export async function accountByActorUri(_uri: string, _opts: { fetch?: boolean; refresh?: boolean } = {}): Promise<Account | undefined> {
-  throw new Error('not built yet');
+export async function accountByActorUri(uri: string, opts: { fetch?: boolean; refresh?: boolean } = {}): Promise<Account | undefined> {
+  if (!httpUrl(uri)) return undefined;
+  if (isLocalUrl(uri)) return localActor(uri);
+  const mayFetch = opts.fetch !== false;
+  const stored = await remoteAccountByUri(uri);
+  if (stored) {
+    const due = opts.refresh ? !fetchedWithin(stored, REFETCH_AT_MOST_EVERY_MS) : isStale(stored);
+    return mayFetch && due ? refetch(stored) : stored;
+  }
+  if (!mayFetch) return undefined;
+  let doc: ApDocument;
+  try {
+    doc = await fetchObject(uri);
+  } catch (err) {
+    if (isGone(err)) return undefined;
+    throw err;
+  }
+  return saveActorDocument(doc);
 }
 
-/** Finds (WebFinger, then the actor) and stores `username@domain`; undefined when it does not exist. */
-export async function resolveAcct(_username: string, _domain: string): Promise<Account | undefined> {
-  throw new Error('not built yet');
+/** Is `domain` (host[:port]) this instance's? Its LOCAL_DOMAIN with or without the port, as lib/accounts/lookup.ts reads handles, or BASE_URL's host. */
+export function isLocalDomain(domain: string): boolean {
+  const d = domain.toLowerCase();
+  const local = config.domain.toLowerCase();
+  return d === local || d === local.split(':')[0] || d === new URL(config.baseUrl).host.toLowerCase();
 }
 
-/** The KeyLookup verifyRequest uses: the key's actor fetched (and cached as its account), refetched on `refresh`. */
-export const lookupKey: KeyLookup = async () => {
-  throw new Error('not built yet');
+/**
+ * Finds (WebFinger, then the actor) and stores `username@domain`; undefined when it does not exist.
+ * A known account answers from storage (refetched when older than a day). Throws FetchFailed
+ * when the server cannot be asked now.
+ */
+export async function resolveAcct(username: string, domain: string): Promise<Account | undefined> {
+  const host = normalizeDomain(domain);
+  if (!host || !isAcctUsername(username)) return undefined;
+  if (isLocalDomain(host)) return accountByUsername(username);
+  const stored = await remoteAccountByAcct(username, host);
+  if (stored) return isStale(stored) ? refetch(stored) : stored;
+  const uri = await webfinger(username, host);
+  return uri ? accountByActorUri(uri) : undefined;
+}
+
+// Key ids that are not `<actor>#fragment` (a key document of its own, as GoToSocial serves
+// them) cannot be found in storage by the actor's URI: their owners are remembered here,
+// per process, so that only the first request of each container fetches the key document.
+const KEY_OWNERS_MAX = 5000;
+const keyOwners = new Map<string, string>();
+const rememberOwner = (keyId: string, owner: string) => {
+  if (keyOwners.size >= KEY_OWNERS_MAX) keyOwners.delete(keyOwners.keys().next().value!);
+  keyOwners.set(keyId, owner);
+};
+
+const isActorType = (doc: ApDocument) => (ACTOR_TYPES as readonly string[]).includes(typeOf(doc) ?? '');
+
+/** The account owning `keyId`, from the key's own document when it is not a stored actor's URI. */
+async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
+  const docUrl = keyId.replace(/#.*$/, '');
+  const doc = await fetchObject(docUrl);
+  if (isActorType(doc) && doc.id === docUrl) return saveActorDocument(doc, { fetchedFrom: docUrl, keyId });
+  // A key document naming its owner, or a stub of the actor served at the key's URL: the
+  // owner, on the key's origin, is the actor to read.
+  const owner = isActorType(doc) ? idOf(doc.id) : idOf(doc.owner);
+  if (!owner || !httpUrl(owner) || !sameOrigin(owner, keyId)) return undefined;
+  return accountByActorUri(owner);
+}
+
+/**
+ * The KeyLookup verifyRequest uses: the key's actor from storage, fetched (and stored as its
+ * account) when unknown, older than a day, holding another key, or on `refresh` (a signature
+ * failed: the key may have been rotated; not refetched twice within a minute). Undefined when
+ * the key cannot be found, its server cannot be asked now included (the sender retries).
+ */
+export const lookupKey: KeyLookup = async (keyId, { refresh }) => {
+  if (!httpUrl(keyId) || isLocalUrl(keyId)) return undefined;
+  try {
+    let account = await remoteAccountByUri(keyOwners.get(keyId) ?? keyId.replace(/#.*$/, ''));
+    if (!account) account = await keyOwnerByFetch(keyId);
+    if (!account?.uri) return undefined;
+    const due = refresh || isStale(account) || account.publicKeyId !== keyId;
+    if (due && !fetchedWithin(account, REFETCH_AT_MOST_EVERY_MS)) account = await refetch(account, keyId);
+    if (account.publicKeyId !== keyId || !account.publicKeyPem) return undefined;
+    if (account.uri !== keyId.replace(/#.*$/, '')) rememberOwner(keyId, account.uri!);
+    return { publicKeyPem: account.publicKeyPem, ownerUri: account.uri! };
+  } catch (err) {
+    if (err instanceof FetchFailed) {
+      log.info('key lookup failed', { keyId, reason: err.reason });
+      return undefined;
+    }
+    throw err;
+  }
 };

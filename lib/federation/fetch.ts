@@ -1,7 +1,17 @@
 // Outbound requests to other servers: every one passes the address guard at
-// connect time, is signed, bounded in time and size.
-// OWNER: helper C. Signatures below are the contract other modules call.
-import type { Signer } from './signatures';
+// connect time (./guard.ts), is signed, bounded in time and size.
+//
+// Node's own http/https clients rather than fetch(): they take the guarded DNS
+// lookup per request (as lib/push/send.ts does), and redirects are followed by
+// hand so that each hop is checked and signed again for its own host.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { config, SOFTWARE } from '../config';
+import { checkOutboundUrl, DestinationRefused, outboundLookup } from './guard';
+import { signRequest, type Signer } from './signatures';
+import { instanceSigner } from './keys';
 
 export class FetchFailed extends Error {
   constructor(readonly url: string, readonly reason: string, readonly status?: number) {
@@ -10,15 +20,184 @@ export class FetchFailed extends Error {
   }
 }
 
+/** The address guard refused the destination (./guard.ts): nothing was sent, and trying again will not help. */
+export class FetchRefused extends FetchFailed {
+  constructor(url: string, reason: string) {
+    super(url, reason);
+    this.name = 'FetchRefused';
+  }
+}
+
+/** Time for a whole request: connect, send, answer (redirects included). */
+export const REQUEST_TIMEOUT_MS = 10_000;
+let requestTimeoutMs = REQUEST_TIMEOUT_MS;
+
+/** Tests: a shorter time limit, so a server that never answers need not cost ten seconds (undefined restores it). */
+export function useRequestTimeout(ms: number | undefined): void {
+  requestTimeoutMs = ms ?? REQUEST_TIMEOUT_MS;
+}
+/** The largest document we read. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+export const MAX_REDIRECTS = 3;
+
+const ACCEPT_AP = 'application/activity+json, application/ld+json';
+const ACTIVITY_JSON = 'application/activity+json';
+
+const agents = {
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
+const userAgent = () => `${SOFTWARE.name}/${SOFTWARE.version} (+${config.baseUrl}/)`;
+
+type Answer = { status: number; location?: string; body: Buffer };
+
+class TooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`larger than ${limit} bytes`);
+  }
+}
+
+/** The answer's body, decoded if the server compressed it anyway, at most `maxBytes`. */
+function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(new TooLarge(maxBytes));
+  const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
+  const decoders: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+  const stream: Readable = decoders[encoding] ? (res.pipe(decoders[encoding]!()) as unknown as Readable) : res;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        stream.destroy();
+        reject(new TooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+    res.on('error', reject);
+    // Cut off by the deadline (or the peer) part-way: whatever arrived is not the document.
+    res.on('close', () => {
+      if (!res.complete) reject(new Error(`connection closed before the answer was complete`));
+    });
+  });
+}
+
+/** One request through the guard, within `deadline` (epoch ms). Throws DestinationRefused, TooLarge or network errors. */
+function send(url: URL, method: 'GET' | 'POST', headers: Record<string, string>, body: Buffer | undefined, deadline: number, maxBytes: number): Promise<Answer> {
+  const secure = url.protocol === 'https:';
+  const request = secure ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return reject(new Error(`no answer within ${requestTimeoutMs} ms`));
+    const req = request(url, { method, headers, agent: agents[secure ? 'https:' : 'http:'], lookup: outboundLookup(url) }, (res) => {
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (maxBytes === 0) {
+        // The caller wants the status only: drain the answer so the connection can be reused.
+        res.resume();
+        return resolve({ status, location, body: Buffer.alloc(0) });
+      }
+      readBody(res, maxBytes).then((buf) => resolve({ status, location, body: buf }), reject);
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${requestTimeoutMs} ms`)), remaining);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
+/** Network errors, refusals and size overruns as FetchFailed, naming the URL. */
+function failure(url: string, err: unknown): FetchFailed {
+  if (err instanceof FetchFailed) return err;
+  if (err instanceof DestinationRefused) return new FetchRefused(url, err.reason);
+  if (err instanceof TooLarge) return new FetchFailed(url, err.message);
+  return new FetchFailed(url, err instanceof Error ? err.message : String(err));
+}
+
+const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
+
+/**
+ * A GET through the guard, following at most MAX_REDIRECTS redirects, each one checked
+ * and (with a signer) signed again; answers the final URL and its 2xx body, or FetchFailed.
+ */
+export async function guardedGet(rawUrl: string, opts: { accept: string; signer?: Signer; maxBytes?: number }): Promise<{ url: string; body: Buffer }> {
+  const deadline = Date.now() + requestTimeoutMs;
+  let current = rawUrl;
+  for (let hop = 0; ; hop++) {
+    let answer: Answer;
+    try {
+      const url = checkOutboundUrl(current);
+      const headers: Record<string, string> = { accept: opts.accept, 'user-agent': userAgent() };
+      const signed = opts.signer ? signRequest({ method: 'GET', url: url.href, headers }, opts.signer) : {};
+      answer = await send(url, 'GET', { ...headers, ...signed }, undefined, deadline, opts.maxBytes ?? MAX_DOCUMENT_BYTES);
+    } catch (err) {
+      throw failure(current, err);
+    }
+    if (isRedirect(answer.status) && answer.location) {
+      if (hop >= MAX_REDIRECTS) throw new FetchFailed(rawUrl, `more than ${MAX_REDIRECTS} redirects`);
+      current = new URL(answer.location, current).href;
+      continue;
+    }
+    if (answer.status < 200 || answer.status > 299) throw new FetchFailed(current, `answered ${answer.status}`, answer.status);
+    return { url: current, body: answer.body };
+  }
+}
+
+/** The body as a JSON object (not an array, not a scalar), or undefined. */
+export function jsonObject(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * GET an ActivityPub document (Accept: application/activity+json), signed by `signer`
  * (the instance actor when omitted), 10 s timeout, at most 1 MB; a JSON object or FetchFailed.
+ * Its `id` must be on the origin it was finally served from: a server speaks only for its own objects.
  */
-export async function fetchObject(_url: string, _opts: { signer?: Signer } = {}): Promise<Record<string, unknown>> {
-  throw new Error('not built yet');
+export async function fetchObject(url: string, opts: { signer?: Signer } = {}): Promise<Record<string, unknown>> {
+  const signer = opts.signer ?? (await instanceSigner());
+  const answer = await guardedGet(url, { accept: ACCEPT_AP, signer });
+  const doc = jsonObject(answer.body);
+  if (!doc) throw new FetchFailed(answer.url, 'is not a JSON object');
+  const id = typeof doc.id === 'string' ? doc.id : undefined;
+  if (!id || originOf(id) === undefined || originOf(id) !== originOf(answer.url)) {
+    throw new FetchFailed(answer.url, `its id ${JSON.stringify(id ?? null)} is not on the origin it was served from`);
+  }
+  return doc;
 }
 
 /** POST an activity to an inbox, signed by `signer`; resolves with the HTTP status, throws FetchFailed on network errors. */
-export async function postActivity(_inbox: string, _activity: Record<string, unknown>, _signer: Signer): Promise<number> {
-  throw new Error('not built yet');
+export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer): Promise<number> {
+  try {
+    const url = checkOutboundUrl(inbox);
+    const body = Buffer.from(JSON.stringify(activity), 'utf8');
+    const headers: Record<string, string> = { 'content-type': ACTIVITY_JSON, accept: ACCEPT_AP, 'user-agent': userAgent() };
+    const signed = signRequest({ method: 'POST', url: url.href, headers, body }, signer);
+    // The answer's body is not needed, only its status.
+    const answer = await send(url, 'POST', { ...headers, ...signed, 'content-length': String(body.length) }, body, Date.now() + requestTimeoutMs, 0);
+    return answer.status;
+  } catch (err) {
+    throw failure(inbox, err);
+  }
 }

@@ -18,6 +18,9 @@ export { QUEUES, type QueueName } from './messages';
 /** The function that consumes each queue (`<queue>Worker` in serverless.yml). */
 export const workerFunction = (queue: QueueName) => `${queue}Worker`;
 
+/** The longest DelaySeconds SQS accepts. */
+export const MAX_DELAY_SECONDS = 900;
+
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 const inlineWorkers = new Map<QueueName, SqsHandler>();
 
@@ -46,15 +49,20 @@ export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
   };
 }
 
-/** Sends `message` to `queue`'s worker; throws `MalformedMessage`, sending nothing, if it breaks the queue's contract. */
-export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<Q>): Promise<void> {
+/**
+ * Sends `message` to `queue`'s worker; throws `MalformedMessage`, sending nothing, if it breaks the queue's contract.
+ * `delaySeconds` (retries that back off): SQS holds the message that long (at most 900 s, SQS's limit); the
+ * lambda and inline modes have no such hold and deliver at once, so a worker must not count on the delay.
+ */
+export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<Q>, opts: { delaySeconds?: number } = {}): Promise<void> {
   const checked = queueMessages[queue].safeParse(message);
   if (!checked.success) throw new MalformedMessage(queue, checked.error.issues);
   const mode = config.queueMode;
   if (mode === 'sqs') {
     const QueueUrl = config.queueUrl(queue);
     if (!QueueUrl) throw new Error(`QUEUE_URL_${queue.toUpperCase()} is not set`);
-    await sqs().send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message) }));
+    const DelaySeconds = opts.delaySeconds === undefined ? undefined : Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(opts.delaySeconds)));
+    await sqs().send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message), DelaySeconds }));
     return;
   }
   if (mode === 'lambda') {

@@ -34,7 +34,15 @@ export const fanoutMessage = z.discriminatedUnion('type', [
     accountId: id,
     mentionIds: z.array(id).default([]),
     /** The streams the deleted status reached (absent in messages queued before it existed: every public stream, no hashtag). */
-    deleted: z.object({ visibility: z.enum(['public', 'unlisted', 'private', 'direct']), tags: z.array(z.string()).max(100), hasMedia: z.boolean() }).optional(),
+    deleted: z
+      .object({
+        visibility: z.enum(['public', 'unlisted', 'private', 'direct']),
+        tags: z.array(z.string()).max(100),
+        hasMedia: z.boolean(),
+        /** A status from another server: its public streams were `public:remote`, not `public:local` (absent: local). */
+        remote: z.boolean().optional(),
+      })
+      .optional(),
     after,
   }),
 ]);
@@ -80,6 +88,8 @@ export const deliverMessage = z.object({
   activity: z.record(z.unknown()),
   signer: z.union([z.object({ accountId: id }), z.literal('instance')]),
   attempt: z.number().int().min(1).default(1),
+  /** A retry due later than SQS can delay one message (15 min): held back in hops until then (lib/federation/deliver.ts). */
+  notBefore: z.string().datetime().optional(),
 });
 export type DeliverMessage = z.infer<typeof deliverMessage>;
 

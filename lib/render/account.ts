@@ -36,8 +36,9 @@ const renderedFields = (account: Account) =>
  * them `emojis` is empty, since this renderer reads nothing.
  */
 export function renderAccount(account: Account, opts: { withSource?: boolean; emojis?: Map<string, Emoji> } = {}) {
-  const avatar = image(account.avatarKey, MISSING_AVATAR_PATH);
-  const header = image(account.headerKey, MISSING_HEADER_PATH);
+  // A remote account's images are served from its own server (not copied here).
+  const avatar = !account.avatarKey && account.avatarRemoteUrl ? account.avatarRemoteUrl : image(account.avatarKey, MISSING_AVATAR_PATH);
+  const header = !account.headerKey && account.headerRemoteUrl ? account.headerRemoteUrl : image(account.headerKey, MISSING_HEADER_PATH);
   const rendered = {
     id: account.id,
     username: account.username,
@@ -46,10 +47,11 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     locked: account.locked,
     bot: account.bot,
     discoverable: account.discoverable,
-    group: false,
+    group: account.actorType === 'Group',
     created_at: midnight(account.createdAt),
     note: account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note),
-    url: account.domain ? `https://${account.domain}/@${account.username}` : `${config.baseUrl}/@${account.username}`,
+    // A remote account's profile page is what its actor says (`url`), else its actor URI.
+    url: account.domain ? account.url ?? account.uri ?? `https://${account.domain}/@${account.username}` : `${config.baseUrl}/@${account.username}`,
     avatar,
     avatar_static: avatar,
     header,

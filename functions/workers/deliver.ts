@@ -1,0 +1,18 @@
+// Worker: the `deliver` queue — POSTs one of our activities to one remote inbox, signed
+// (ActivityPub server-to-server delivery, https://www.w3.org/TR/activitypub/#delivery;
+// Mastodon's https://docs.joinmastodon.org/spec/security/#http). Retries, the dead-letter
+// queue and server health: lib/federation/deliver.ts.
+import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import { deliverOne } from '../../lib/federation/deliver';
+import { worker } from '../../lib/queue/worker';
+
+const processRecord = worker('deliver', async (message) => {
+  await deliverOne(message);
+});
+
+// Each record waits on another server (up to 10 s): a batch's records run side by side,
+// each reporting its own failure, so one slow server does not hold up the rest.
+export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
+  const answers = await Promise.all((event.Records ?? []).map((record) => processRecord({ Records: [record] })));
+  return { batchItemFailures: answers.flatMap((a) => a.batchItemFailures) };
+}
