@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { updateAccount, type Account } from '../db/accounts';
 import { indexDisplayName } from '../search/accounts';
 import { notFound } from '../errors';
+import { sendPersonUpdate } from '../federation/outbox';
 import { isUploadedFile, type UploadedFile } from '../http/body';
 import { booleanish } from '../schema';
 import { AVATAR_SIZE, HEADER_SIZE, MAX_INPUT_PIXELS, processProfileImage, type ImageProblem, type ProcessedImage } from '../media/image';
@@ -174,6 +175,8 @@ export async function updateProfile(account: Account, input: UpdateCredentialsIn
     if (!updated) throw notFound();
     if (updated.displayName !== account.displayName) await indexDisplayName(account.id, account.displayName, updated.displayName);
     await deleteMediaQuietly([avatar ? account.avatarKey : null, header ? account.headerKey : null]);
+    // Remote followers' servers refresh their copy (this never throws: the profile is saved).
+    await sendPersonUpdate(updated);
     return updated;
   } catch (err) {
     await deleteMediaQuietly(uploaded);

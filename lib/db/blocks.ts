@@ -9,6 +9,7 @@ import type { Page } from '../paging';
 import { ID_WIDTH } from '../ids';
 import { accountItem, type Account } from './accounts';
 import { domainBlockItem } from './domain_blocks';
+import { countFollowerInbox } from './follower_inboxes';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
@@ -72,7 +73,14 @@ const mustExist = (Key: Key): TransactItem => ({ Delete: { Key, ConditionExpress
 const mustBeAbsent = (Key: Key): TransactItem => ({ ConditionCheck: { Key, ConditionExpression: 'attribute_not_exists(PK)' } });
 
 /** What sits between the two accounts when the block is written (read just before). */
-export type Severed = { following: boolean; followedBy: boolean; requested: boolean; requestedBy: boolean };
+export type Severed = {
+  following: boolean;
+  followedBy: boolean;
+  requested: boolean;
+  requestedBy: boolean;
+  /** A remote follower's inbox (its edge's `followerInbox`): it is taken off the blocker's follower inboxes too. */
+  followedByInbox?: string;
+};
 
 /**
  * Writes the block and removes, in the same transaction, exactly the edges and
@@ -99,6 +107,7 @@ export async function createBlock(block: Block, severed: Severed): Promise<boole
   };
   edge(severed.following, a, b);
   edge(severed.followedBy, b, a);
+  if (severed.followedBy && severed.followedByInbox) items.push(countFollowerInbox(a, severed.followedByInbox, -1));
   request(severed.requested, a, b);
   request(severed.requestedBy, b, a);
   return (await transact([...items, ...decrements(counters)])).ok;

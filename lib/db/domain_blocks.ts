@@ -8,6 +8,8 @@
 // removed with exact counters, the domain's notifications cleared.
 import { z } from 'zod';
 import type { Page } from '../paging';
+import { countFollowerInbox } from './follower_inboxes';
+import type { Follow } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import { notificationItem, type Notification } from './notifications';
@@ -56,7 +58,7 @@ export async function blockedDomainsAmong(accountId: string, domains: string[]):
 // ---- clean-up after a domain block ----
 
 /** What the clean-up reads of a follow request (the full item is lib/db/follows.ts's; importing it here would make a cycle). */
-const requestRef = z.object({ accountId: z.string(), targetAccountId: z.string() });
+const requestRef = z.object({ accountId: z.string(), targetAccountId: z.string(), activityId: z.string().optional() });
 
 /** One page of the follow requests `targetId` received (GSI1), with the key to continue from. */
 export const followRequestsReceivedPage = (targetId: string, startKey?: Item): Promise<QueryPage<z.infer<typeof requestRef>>> =>
@@ -96,18 +98,32 @@ const decrement = (accountId: string, counter: 'followersCount' | 'followingCoun
 
 const mustExist = (key: { PK: string; SK: string }): TransactItem => ({ Delete: { Key: key, ConditionExpression: 'attribute_exists(PK)' } });
 
-/** Edges per transaction: each edge is a Delete and a follower counter, plus the followed account's counter (≤ 100 items). */
-const EDGES_PER_TRANSACTION = 40;
+/**
+ * Edges per transaction: each edge is a Delete and a follower counter, and at most one follower inbox count
+ * (remote followers), plus the followed account's counter (≤ 100 items).
+ */
+const EDGES_PER_TRANSACTION = 33;
 /** Requests per transaction: a Delete each, plus the target's counter. */
 const REQUESTS_PER_TRANSACTION = 90;
 
+/** A follower to remove: its id, and for a remote one the inbox it is counted under (its edge's `followerInbox`). */
+export type FollowerRef = Pick<Follow, 'followerId' | 'followerInbox'>;
+
+/** How many of `followers` each inbox counts: one Update per inbox (a transaction touches an item once). */
+function inboxDecrements(followedId: string, followers: FollowerRef[]): TransactItem[] {
+  const byInbox = new Map<string, number>();
+  for (const { followerInbox } of followers) if (followerInbox) byInbox.set(followerInbox, (byInbox.get(followerInbox) ?? 0) + 1);
+  return [...byInbox].map(([inbox, n]) => countFollowerInbox(followedId, inbox, -n));
+}
+
 /** Deletes these edges into `followedId` (each must exist) and moves every counter by exactly as many, in one transaction. */
-const dropEdges = async (followedId: string, followerIds: string[]) =>
+const dropEdges = async (followedId: string, followers: FollowerRef[]) =>
   (
     await transact([
-      ...followerIds.map((id) => mustExist(keys.follow(id, followedId))),
-      ...followerIds.map((id) => decrement(id, 'followingCount', 1)),
-      decrement(followedId, 'followersCount', followerIds.length),
+      ...followers.map((f) => mustExist(keys.follow(f.followerId, followedId))),
+      ...followers.map((f) => decrement(f.followerId, 'followingCount', 1)),
+      decrement(followedId, 'followersCount', followers.length),
+      ...inboxDecrements(followedId, followers),
     ])
   ).ok;
 
@@ -120,7 +136,7 @@ const dropRequests = async (targetId: string, requesterIds: string[]) =>
  * of its items vanished meanwhile (an unfollow raced us), retries it one id per
  * transaction, so no counter moves for an item that was not there. Answers how many went.
  */
-async function inChunks(ids: string[], size: number, drop: (chunk: string[]) => Promise<boolean>): Promise<number> {
+async function inChunks<T>(ids: T[], size: number, drop: (chunk: T[]) => Promise<boolean>): Promise<number> {
   let removed = 0;
   for (let i = 0; i < ids.length; i += size) {
     const chunk = ids.slice(i, i + size);
@@ -130,9 +146,9 @@ async function inChunks(ids: string[], size: number, drop: (chunk: string[]) => 
   return removed;
 }
 
-/** Removes the follow edges from `followerIds` to `followedId` with exact counters. */
-export const removeFollowers = (followedId: string, followerIds: string[]): Promise<number> =>
-  inChunks(followerIds, EDGES_PER_TRANSACTION, (chunk) => dropEdges(followedId, chunk));
+/** Removes the follow edges of `followers` to `followedId` with exact counters (remote followers' inbox counts too). */
+export const removeFollowers = (followedId: string, followers: FollowerRef[]): Promise<number> =>
+  inChunks(followers, EDGES_PER_TRANSACTION, (chunk) => dropEdges(followedId, chunk));
 
 /** Rejects (deletes) the pending requests of `requesterIds` to `targetId` with an exact request counter. */
 export const removeFollowRequests = (targetId: string, requesterIds: string[]): Promise<number> =>

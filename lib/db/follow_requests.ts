@@ -2,10 +2,11 @@
 // request id, as Mastodon pages /api/v1/follow_requests) and the authorizing
 // transaction that turns one into a follow edge with exact counters.
 import type { Page } from '../paging';
-import { followRecord, followRequestItem, type Follow, type FollowRequest } from './follows';
+import { countFollowerInbox } from './follower_inboxes';
+import { followRecord, followRequestItem, withFollowerInbox, type Follow, type FollowEdgeOptions, type FollowRequest } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
-import { transact } from './table';
+import { query, transact } from './table';
 
 /** Requests received by `targetId`, newest request first. */
 export const followRequestsPage = (targetId: string, page: Page): Promise<FollowRequest[]> =>
@@ -15,11 +16,13 @@ export const followRequestsPage = (targetId: string, page: Page): Promise<Follow
  * One transaction: deletes the request (it must exist), writes the edge (it must
  * not), adds the requester's following and the target's followers, and takes
  * one off the target's request counter. False, having written nothing, otherwise.
+ * A remote requester (`followerInbox`) is counted under its inbox in the same transaction.
  */
-export async function authorizeFollowRequest(request: FollowRequest, follow: Follow): Promise<boolean> {
+export async function authorizeFollowRequest(request: FollowRequest, follow: Follow, opts: FollowEdgeOptions = {}): Promise<boolean> {
   const result = await transact([
     { Delete: { Key: keys.followRequest(request.accountId, request.targetAccountId), ConditionExpression: 'attribute_exists(PK)' } },
-    { Put: { Item: followRecord(follow), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: followRecord(withFollowerInbox(follow, opts)), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ...(opts.followerInbox ? [countFollowerInbox(request.targetAccountId, opts.followerInbox, 1)] : []),
     {
       Update: {
         Key: keys.account(request.accountId),
@@ -38,4 +41,13 @@ export async function authorizeFollowRequest(request: FollowRequest, follow: Fol
     },
   ]);
   return result.ok;
+}
+
+/** Requests made by `requesterId` (its partition, by target id), a page of at most `limit`: what removing an account withdraws. */
+export async function followRequestsSentBy(requesterId: string, limit: number): Promise<FollowRequest[]> {
+  const page = await query(
+    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.followRequestsSentPartition(requesterId) }, Limit: limit },
+    followRequestItem,
+  );
+  return page.items;
 }

@@ -6,6 +6,7 @@ import type { Page } from '../paging';
 import { accountItem, type Account } from './accounts';
 import { blockItem, muteActive, muteItem, type Mute } from './blocks';
 import { blockableDomain, blockedDomainsAmong } from './domain_blocks';
+import { countFollowerInbox } from './follower_inboxes';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, getItem, keyString, parseItem, transact, updateItem, type Parser, type TransactItem } from './table';
@@ -18,6 +19,12 @@ export const followItem = z.object({
   showReblogs: z.boolean().default(true),
   notify: z.boolean().default(false),
   createdAt: z.string(),
+  /** The follower is a remote actor: it has no home here, so the fan-out skips it (its server gets our Create). */
+  followerRemote: z.boolean().optional(),
+  /** For a remote follower, the inbox counted under FOLLOWER_INBOXES when the edge was made: what deleting it takes one off. */
+  followerInbox: z.string().optional(),
+  /** The ActivityPub id of the Follow behind an edge that crosses servers (an Undo or Accept names it). */
+  activityId: z.string().optional(),
 });
 export type Follow = z.infer<typeof followItem>;
 
@@ -47,6 +54,11 @@ export const followRequestItem = z.object({
   showReblogs: z.boolean().default(true),
   notify: z.boolean().default(false),
   createdAt: z.string(),
+  /**
+   * The ActivityPub id of the Follow behind a request that crosses servers: ours to a remote account (its
+   * Undo names it), or a remote account's to us (our Accept/Reject embeds it).
+   */
+  activityId: z.string().optional(),
 });
 export type FollowRequest = z.infer<typeof followRequestItem>;
 
@@ -55,6 +67,13 @@ export const followRequestRecord = (request: FollowRequest) => ({
   ...gsi1.followRequestReceived(request.targetAccountId, request.id),
   ...followRequestItem.parse(request),
 });
+
+/** Options of the follow transactions for a remote follower: the inbox its deliveries go to (shared inbox when it has one). */
+export type FollowEdgeOptions = { followerInbox?: string };
+
+/** The edge as stored: a remote follower's carries `followerRemote` and the inbox it is counted under. */
+export const withFollowerInbox = (follow: Follow, opts: FollowEdgeOptions): Follow =>
+  opts.followerInbox ? { ...follow, followerRemote: true, followerInbox: opts.followerInbox } : follow;
 
 const bump = (accountId: string, counter: 'followersCount' | 'followingCount' | 'followRequestsCount', by: 1 | -1): TransactItem => ({
   Update: {
@@ -69,12 +88,14 @@ const bump = (accountId: string, counter: 'followersCount' | 'followingCount' | 
 /**
  * Writes a follow edge and both counters in one transaction. Answers false,
  * having written nothing, when the edge already exists (or an account vanished).
+ * A remote follower (`followerInbox`) is counted under its inbox in the same transaction.
  */
-export async function createFollow(follow: Follow): Promise<boolean> {
+export async function createFollow(follow: Follow, opts: FollowEdgeOptions = {}): Promise<boolean> {
   const result = await transact([
-    { Put: { Item: followRecord(follow), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: followRecord(withFollowerInbox(follow, opts)), ConditionExpression: 'attribute_not_exists(PK)' } },
     bump(follow.followerId, 'followingCount', 1),
     bump(follow.followedId, 'followersCount', 1),
+    ...(opts.followerInbox ? [countFollowerInbox(follow.followedId, opts.followerInbox, 1)] : []),
   ]);
   return result.ok;
 }
@@ -117,12 +138,17 @@ export const setFollowOptions = (followerId: string, followedId: string, options
 export const setFollowRequestOptions = (requesterId: string, targetId: string, options: FollowOptions) =>
   setOptions(keys.followRequest(requesterId, targetId), followRequestItem, options);
 
-/** Deletes the edge and decrements both counters, only if the edge existed. Answers whether it did. */
-export async function deleteFollow(followerId: string, followedId: string): Promise<boolean> {
+/**
+ * Deletes the edge and decrements both counters, only if the edge existed. Answers whether it did.
+ * For a remote follower pass the inbox the edge was counted under (`edge.followerInbox`): it is taken
+ * off in the same transaction.
+ */
+export async function deleteFollow(followerId: string, followedId: string, opts: FollowEdgeOptions = {}): Promise<boolean> {
   const result = await transact([
     { Delete: { Key: keys.follow(followerId, followedId), ConditionExpression: 'attribute_exists(PK)' } },
     bump(followerId, 'followingCount', -1),
     bump(followedId, 'followersCount', -1),
+    ...(opts.followerInbox ? [countFollowerInbox(followedId, opts.followerInbox, -1)] : []),
   ]);
   return result.ok;
 }

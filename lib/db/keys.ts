@@ -4,6 +4,9 @@ import { padId } from '../ids';
 
 export type Key = { PK: string; SK: string };
 
+/** The public timeline partitions: every listed status, this instance's own, and other servers' (`?local=true`, `?remote=true`). */
+export type PublicScope = 'all' | 'local' | 'remote';
+
 const lower = (s: string) => s.toLowerCase();
 
 /** Sort-key prefix of domain blocks inside an account's blocking partition. */
@@ -104,6 +107,7 @@ export const keys = {
   followingPartition: (followerId: string) => `FOLLOWING#${padId(followerId)}`,
   /** A pending follow request to a locked account, stored once, inverted by GSI1 (requests received). */
   followRequest: (requesterId: string, targetId: string): Key => ({ PK: `REQUESTED#${padId(requesterId)}`, SK: padId(targetId) }),
+  followRequestsSentPartition: (requesterId: string) => `REQUESTED#${padId(requesterId)}`,
 
   // ---- timelines (lib/db/timelines.ts) ----
   /** A home feed entry of `ownerId` for a status (or reblog) id; written by the fan-out worker. */
@@ -114,9 +118,9 @@ export const keys = {
    * the marker that lets a page be enqueued once and done once however often SQS delivers it. Expires by TTL.
    */
   fanoutPage: (statusId: string, kind: 'create' | 'delete', after: string): Key => ({ PK: `FANOUT#${padId(statusId)}`, SK: `${kind}#${after ? padId(after) : 'FIRST'}` }),
-  /** The public timelines: `all` (local and remote) and `local`; each entry is a public, non-reply-hidden status id. */
-  publicEntry: (scope: 'all' | 'local', statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) }),
-  publicPartition: (scope: 'all' | 'local') => `PUBLIC#${scope}`,
+  /** The public timelines: `all` (local and remote), `local` and `remote`; each entry is a public, non-reply-hidden status id. */
+  publicEntry: (scope: PublicScope, statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) }),
+  publicPartition: (scope: PublicScope) => `PUBLIC#${scope}`,
   /** A hashtag timeline entry (tag name lower-cased, NFKC). */
   tagEntry: (tag: string, statusId: string): Key => ({ PK: `TAG#${tag}`, SK: padId(statusId) }),
   tagPartition: (tag: string) => `TAG#${tag}`,
@@ -233,7 +237,7 @@ export const keys = {
   conversationEntry: (accountId: string, lastStatusId: string): Key => ({ PK: `CONVERSATIONS#${padId(accountId)}`, SK: padId(lastStatusId) }),
   conversationsPartition: (accountId: string) => `CONVERSATIONS#${padId(accountId)}`,
 
-  // ---- federation (lib/db/remote.ts, lib/db/actor_keys.ts, lib/db/federation.ts) ----
+  // ---- federation (lib/db/remote.ts, lib/db/actor_keys.ts, lib/db/activity_seen.ts, lib/db/server_health.ts) ----
   /** A remote account by its actor URI (the pointer holds accountId); unique. */
   actorUri: (uri: string): Key => ({ PK: `ACTOR#${uri}`, SK: 'ACTOR' }),
   /** A remote account by `username@domain` (lower-cased), for WebFinger-free lookups; unique. */
@@ -246,6 +250,12 @@ export const keys = {
   activitySeen: (activityId: string): Key => ({ PK: `ACTIVITY#${activityId}`, SK: 'SEEN' }),
   /** Delivery health of a remote server (consecutive failures, unavailable until). */
   serverHealth: (domain: string): Key => ({ PK: `SERVER#${lower(domain)}`, SK: 'HEALTH' }),
+  /**
+   * The inboxes of a local account's remote followers (shared inbox when the actor has one), one item per
+   * inbox with a `followers` count, kept in the follow edge's transaction: where a post goes, in one Query.
+   */
+  followerInbox: (accountId: string, inbox: string): Key => ({ PK: `FOLLOWER_INBOXES#${padId(accountId)}`, SK: inbox }),
+  followerInboxesPartition: (accountId: string) => `FOLLOWER_INBOXES#${padId(accountId)}`,
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */

@@ -67,6 +67,15 @@ export const releaseMediaItems = (statusId: string, mediaIds: string[]): Transac
     },
   }));
 
+/** A remote status's attachment, written in the transaction that stores the status (lib/db/status_writes.ts). */
+export const putRemoteMedia = (media: Media): TransactItem => ({
+  Put: { Item: { ...keys.media(media.id), ...mediaItem.parse(media) }, ConditionExpression: 'attribute_not_exists(PK)' },
+});
+
+/** A deleted remote status's attachments go with it: nothing else may attach them. */
+export const deleteRemoteMediaItems = (statusId: string, mediaIds: string[]): TransactItem[] =>
+  mediaIds.map((id) => ({ Delete: { Key: keys.media(id), ConditionExpression: 'statusId = :s', ExpressionAttributeValues: { ':s': statusId } } }));
+
 /** A new attachment; its files are already stored, so the item is only written once complete. */
 export async function createMedia(media: Media): Promise<boolean> {
   return putItem({ ...keys.media(media.id), ...mediaItem.parse(media) }, { ifAbsent: true });

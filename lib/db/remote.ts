@@ -2,9 +2,9 @@
 // ids (and a remote account by `username@domain`). The items themselves are the
 // ordinary account and status items, marked by `domain` / `uri`.
 import { z } from 'zod';
-import { accountById, accountItem, type Account } from './accounts';
+import { accountById, accountItem, accountsByIds, type Account } from './accounts';
 import { keys } from './keys';
-import { getItem, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, transact, updateItem, type Item } from './table';
 
 const accountPointer = z.object({ accountId: z.string() });
 const statusPointer = z.object({ statusId: z.string() });
@@ -67,3 +67,29 @@ export async function remoteStatusIdByUri(uri: string): Promise<string | undefin
 
 /** The pointer item of a remote status, to be written in the transaction that stores the status (`attribute_not_exists`). */
 export const statusUriPointer = (uri: string, statusId: string): Item & { PK: string; SK: string } => ({ ...keys.statusUri(uri), statusId });
+
+/**
+ * Removes a remote account (a Delete of its actor), after its statuses and follows are gone: first its two
+ * pointers, each only while it still names this account (a handle may have passed to another actor), so
+ * nothing finds it any more; then the account item.
+ */
+export async function deleteRemoteAccount(account: Account): Promise<void> {
+  if (!account.domain || !account.uri) throw new Error(`deleteRemoteAccount: ${account.id} is not a remote account`);
+  const ownPointer = { ConditionExpression: 'accountId = :id', ExpressionAttributeValues: { ':id': account.id } };
+  await deleteItem(keys.actorUri(account.uri), accountPointer, ownPointer);
+  await deleteItem(keys.remoteAcct(account.username, account.domain), accountPointer, ownPointer);
+  await deleteItem(keys.account(account.id), accountItem, { ConditionExpression: 'attribute_exists(#domain)', ExpressionAttributeNames: { '#domain': 'domain' } });
+}
+
+/**
+ * Stored remote accounts by `username@domain` (case-insensitive), keyed by the lower-cased handle:
+ * two batch reads (the handle pointers, then their accounts), none when `handles` is empty.
+ */
+export async function remoteAccountsByAccts(handles: { username: string; domain: string }[]): Promise<Map<string, Account>> {
+  if (handles.length === 0) return new Map();
+  const pointers = await batchGet(handles.map((h) => keys.remoteAcct(h.username, h.domain)), accountPointer);
+  const accounts = await accountsByIds([...new Set([...pointers.values()].map((p) => p.accountId))]);
+  const out = new Map<string, Account>();
+  for (const account of accounts.values()) if (account.domain) out.set(`${account.username}@${account.domain}`.toLowerCase(), account);
+  return out;
+}

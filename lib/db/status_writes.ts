@@ -3,13 +3,14 @@
 // together, and a cancelled transaction is answered as a named failure, read
 // from the positions of its cancellation reasons here, where the items are laid out.
 import { keys } from './keys';
-import { attachMediaItems, releaseMediaItems } from './media';
+import { attachMediaItems, deleteRemoteMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
 import { claimScheduledItems, transferMediaItems, type Scheduled } from './scheduled';
 import { countOnInstance } from './stats';
-import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, putIdempotency, putReply, putStatus, type Status } from './statuses';
+import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, isRemoteStatus, putIdempotency, putReply, putStatus, type Status } from './statuses';
 import { batchWrite, transact, type TransactItem } from './table';
 import { homeEntryRecord, publicEntryRecords } from './timelines';
+import { statusUriPointer } from './remote';
 
 /** DynamoDB's transaction limit; public and tag entries beyond it are written right after. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -101,7 +102,8 @@ export type StatusRemovalFailure = 'status-gone' | 'changed-meanwhile';
  * hold on it, the poll, the reply index and the parent's counter, and the public
  * and tag entries (those beyond the transaction limit right after). A parent
  * deleted meanwhile is retried without its counter. The instance's status count
- * moves once it has committed.
+ * moves once it has committed. A remote status keeps its id pointer, which then
+ * names no status: a tombstone, so the same Note delivered again is not stored again.
  */
 export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ ok: true } | { failed: StatusRemovalFailure }> {
   const hasMedia = status.mediaIds.length > 0;
@@ -110,7 +112,8 @@ export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ 
       deleteOwnStatus(status),
       { Delete: { Key: keys.homeEntry(status.accountId, status.id) } },
       ...countAuthorStatus(status.accountId, -1),
-      ...releaseMediaItems(status.id, status.mediaIds),
+      // A remote status's attachments were made for it alone; a local one's may be attached again (delete and redraft).
+      ...(isRemoteStatus(status) ? deleteRemoteMediaItems(status.id, status.mediaIds) : releaseMediaItems(status.id, status.mediaIds)),
       ...(r.poll ? deletePollItems(r.poll) : []),
     ];
     if (status.inReplyToId) {
@@ -131,7 +134,58 @@ export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ 
     result = await transact(plan.items);
   }
   if (!result.ok) return { failed: result.failed.includes(0) ? 'status-gone' : 'changed-meanwhile' };
-  await countOnInstance('statusCount', -1);
+  // The instance counts its own statuses only (Mastodon's status_count).
+  if (!isRemoteStatus(status)) await countOnInstance('statusCount', -1);
   if (plan.overflow.length > 0) await batchWrite([], plan.overflow);
+  return { ok: true };
+}
+
+export type RemoteStatusWrite = {
+  /** The status, with its `uri` (the Note's id) and the local id minted for it. */
+  status: Status;
+  /** Its attachments, new items naming the status (remote files, not fetched). */
+  media: Media[];
+  /** Whether the status enters the public and hashtag timelines (lib/policy decides). */
+  listed: boolean;
+};
+
+/** Why a remote status was not written: its id is stored already (another delivery won), or its parent went meanwhile. */
+export type RemoteStatusFailure = 'already-stored' | 'reply-target-gone';
+
+/**
+ * Stores a status received from another server in one transaction: the pointer
+ * from its ActivityPub id (absent, so a Note is stored once however often it
+ * arrives), the status, the author's counters, its attachments, the reply index
+ * and the parent's counter, and the public and tag entries (those beyond the
+ * transaction limit right after). Unlike posting, no home entry for the author
+ * (its home is on its own server) and no instance count (ours only).
+ */
+export async function writeRemoteStatus(w: RemoteStatusWrite): Promise<{ ok: true } | { failed: RemoteStatusFailure }> {
+  const { status } = w;
+  if (!status.uri) throw new Error(`writeRemoteStatus: status ${status.id} has no uri`);
+  const hasMedia = status.mediaIds.length > 0;
+  const items: TransactItem[] = [
+    { Put: { Item: statusUriPointer(status.uri, status.id), ConditionExpression: 'attribute_not_exists(PK)' } },
+    putStatus(status),
+    ...countAuthorStatus(status.accountId, 1, status.createdAt),
+    ...w.media.map(putRemoteMedia),
+  ];
+  let parentAt = -1;
+  if (status.inReplyToId) {
+    items.push(putReply({ ...status, inReplyToId: status.inReplyToId }));
+    parentAt = items.length;
+    items.push(countReply(status.inReplyToId, 1));
+  }
+  const entries = publicEntryRecords(status, hasMedia, w.listed);
+  const room = MAX_TRANSACTION_ITEMS - items.length;
+  items.push(...entries.slice(0, room).map((Item): TransactItem => ({ Put: { Item } })));
+
+  const result = await transact(items);
+  if (!result.ok) {
+    if (result.failed.includes(0)) return { failed: 'already-stored' };
+    if (result.failed.includes(parentAt)) return { failed: 'reply-target-gone' };
+    throw new Error(`storing remote status ${status.id}: transaction condition failed at ${result.failed.join(',')}`);
+  }
+  if (entries.length > room) await batchWrite(entries.slice(room));
   return { ok: true };
 }

@@ -49,6 +49,9 @@ export const statusItem = z.object({
 });
 export type Status = z.infer<typeof statusItem>;
 
+/** A status received from another server: it carries the ActivityPub id its server gave it; ours have none. */
+export const isRemoteStatus = (status: Pick<Status, 'uri'>): boolean => status.uri !== null;
+
 /** The status item as written: its key, the author's-statuses index, and the parsed attributes. */
 export const statusRecord = (status: Status) => ({
   ...keys.status(status.id),

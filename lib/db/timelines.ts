@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { pageRange, type IdRange } from '../paging';
 import { followItem, type Follow } from './follows';
 import { idRangeKeyCondition } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
-import type { Status } from './statuses';
+import { GSI1, gsi1, keys, type PublicScope } from './keys';
+import { isRemoteStatus, type Status } from './statuses';
 import { batchGet, batchWrite, expiresIn, getItem, putItem, query, updateItem, type Item } from './table';
+
+export type { PublicScope };
 
 /** A page of a timeline: its statuses, newest first, and the ids the Link header points from. */
 export type TimelinePage = { statuses: Status[]; newest?: string; oldest?: string };
@@ -29,7 +31,7 @@ const entryOf = (status: Status, hasMedia: boolean): TimelineEntry => ({
   accountId: status.accountId,
   reblogOfId: status.reblogOfId,
   hasMedia,
-  local: true,
+  local: !isRemoteStatus(status),
 });
 
 export const homeEntryRecord = (ownerId: string, status: Status, hasMedia: boolean) => ({
@@ -40,13 +42,14 @@ export const homeEntryRecord = (ownerId: string, status: Status, hasMedia: boole
 /**
  * Public and hashtag entries of a status; none unless `listed` (whether it enters
  * the public timelines is lib/policy's entersPublicTimelines, asked by the caller).
+ * Besides `all`, a status enters `local` or `remote` by where it was posted.
  */
 export function publicEntryRecords(status: Status, hasMedia: boolean, listed: boolean) {
   if (!listed) return [];
   const entry = entryOf(status, hasMedia);
   return [
     { ...keys.publicEntry('all', status.id), ...entry },
-    { ...keys.publicEntry('local', status.id), ...entry },
+    { ...keys.publicEntry(entry.local ? 'local' : 'remote', status.id), ...entry },
     ...status.tags.map((tag) => ({ ...keys.tagEntry(tag, status.id), ...entry })),
   ];
 }
@@ -144,8 +147,8 @@ export async function collectPage<T>(
   return out.slice(0, limit);
 }
 
-/** Entries of the public timeline (`local`: only this instance's statuses) in an id range. */
-export const publicTimelineEntries = (local: boolean, range: IdRange) => timelineEntries([keys.publicPartition(local ? 'local' : 'all')], range);
+/** Entries of the public timeline (`local`: only this instance's statuses; `remote`: only other servers') in an id range. */
+export const publicTimelineEntries = (scope: PublicScope, range: IdRange) => timelineEntries([keys.publicPartition(scope)], range);
 
 /** Entries of one or more hashtag timelines, merged, in an id range. */
 export const tagTimelineEntries = (tags: string[], range: IdRange) => timelineEntries(tags.map((t) => keys.tagPartition(t)), range);

@@ -1,10 +1,325 @@
 // Remote statuses: a Note (as real peers send it) stored once by its id as a
-// status of its remote author, then fanned out like a local post.
-// OWNER: helper D. Signatures below are the contract other modules call.
+// status of its remote author, then fanned out like a local post (Mastodon's
+// ActivityPub::Activity::Create#create_status). Reading the Note is pure
+// (`readNote`); what it names here (the replied-to status, the mentioned
+// accounts) is looked up next; one transaction stores it (lib/db/status_writes.ts
+// writeRemoteStatus); the same queues as posting deliver it.
 import type { Account } from '../db/accounts';
-import type { Status } from '../db/statuses';
+import type { Media } from '../db/media';
+import { remoteAccountByUri, remoteStatusIdByUri } from '../db/remote';
+import { writeSearchIndex } from '../db/search';
+import { localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
+import { writeRemoteStatus } from '../db/status_writes';
+import { fanoutPageDone } from '../db/timelines';
+import { recordDirectStatus } from '../conversations';
+import { config } from '../config';
+import { newId } from '../ids';
+import { log } from '../log';
+import { entersPublicTimelines, searchableByAnyone } from '../policy';
+import { enqueue } from '../queue';
+import type { Enqueued } from '../queue/messages';
+import { isLanguageCode } from '../text/languages';
+import { normalizeTag, parseStatusText } from '../text/status';
+import { htmlToText, sanitizeRemoteHtml } from './sanitize';
+import { parseLocalUrl } from './urls';
+import { asArray, canonicalId, dateOf, httpUrl, idOf, idsOf, isPublicCollection, objectOf, sameHost, textOf, typeOf, urlOf, type ApDocument } from './vocab';
 
-/** Stores the Note (once; a second call answers the stored status) and fans it out; undefined when it is not acceptable. */
-export async function storeRemoteNote(_note: Record<string, unknown>, _author: Account): Promise<Status | undefined> {
-  throw new Error('not built yet');
+/** What is stored as a status: a Note; Article, Page and Question as a plain status of their content (part 1). */
+const NOTE_TYPES = new Set(['Note', 'Article', 'Page', 'Question']);
+/** Attachment types read; anything else (links, property values) is not media. */
+const MEDIA_TYPES = new Set(['Document', 'Image', 'Video', 'Audio']);
+
+/** Mastodon keeps the first four attachments of a remote status. */
+export const MAX_REMOTE_MEDIA = 4;
+/** Ids longer than this are refused: they key items (DynamoDB keys stop at 2 KB) and no real server mints them. */
+export const MAX_ID_LENGTH = 1000;
+/** Sanitised HTML beyond this is refused (a status item must stay well under DynamoDB's 400 KB). */
+const MAX_CONTENT_LENGTH = 100_000;
+const MAX_SPOILER_LENGTH = 5_000;
+/** Mastodon's limit on a media description. */
+const MAX_DESCRIPTION_LENGTH = 1_500;
+const MAX_TAGS = 40;
+const MAX_MENTIONS = 50;
+const MAX_DIMENSION = 100_000;
+const BLURHASH = /^[0-9A-Za-z#$%*+,\-.:;=?@[\]^_{|}~]{6,100}$/;
+
+/** A Note's attachment as stored: its server's file, not fetched in part 1. */
+type RemoteAttachment = Pick<Media, 'type' | 'remoteUrl' | 'contentType' | 'description' | 'blurhash' | 'focus' | 'original'>;
+
+/** What a Note says, checked and in our terms; what it names (parent, mentions) is still to be looked up. */
+export type ReadNote = {
+  uri: string;
+  url: string | null;
+  createdAt: Date;
+  visibility: Visibility;
+  contentHtml: string;
+  spoilerText: string;
+  sensitive: boolean;
+  language: string | null;
+  inReplyTo: string | undefined;
+  /** Mentioned actors: Mention tags, and for a limited status every actor it is addressed to (Mastodon's silent mentions). */
+  mentioned: string[];
+  tags: string[];
+  attachments: RemoteAttachment[];
+};
+
+/**
+ * The visibility its addressing gives a Note: public when the public collection is in `to`, unlisted when in
+ * `cc`, followers-only when the author's followers are addressed, else direct (Mastodon's visibility_from_audience).
+ */
+function visibilityOf(to: string[], cc: string[], author: Account): Visibility {
+  if (to.some(isPublicCollection)) return 'public';
+  if (cc.some(isPublicCollection)) return 'unlisted';
+  if (author.followersUrl && [...to, ...cc].includes(author.followersUrl)) return 'private';
+  return 'direct';
+}
+
+/** A hashtag name as a local post would store it, or undefined when it is not one (a tag name must tokenise as a hashtag). */
+function hashtagOf(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const bare = name.trim().replace(/^#/, '');
+  if (bare === '' || bare.length > 100) return undefined;
+  const entities = parseStatusText(`#${bare}`).entities;
+  const only = entities.length === 1 ? entities[0] : undefined;
+  return only?.kind === 'hashtag' && only.tag === bare ? normalizeTag(bare) : undefined;
+}
+
+const positiveInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_DIMENSION ? v : undefined);
+
+/** Mastodon's `focalPoint`: [x, y], each within -1..1. */
+function focusOf(value: unknown): { x: number; y: number } | null {
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [x, y] = value;
+  const inRange = (n: unknown): n is number => typeof n === 'number' && n >= -1 && n <= 1;
+  return inRange(x) && inRange(y) ? { x, y } : null;
+}
+
+/** The media type from the file's MIME type, else from the object's type. */
+function mediaKindOf(doc: ApDocument): Media['type'] {
+  const mime = typeof doc.mediaType === 'string' ? doc.mediaType.toLowerCase() : '';
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  switch (typeOf(doc)) {
+    case 'Image':
+      return 'image';
+    case 'Video':
+      return 'video';
+    case 'Audio':
+      return 'audio';
+    default:
+      return 'unknown';
+  }
+}
+
+function attachmentOf(value: unknown): RemoteAttachment | undefined {
+  const doc = objectOf(value);
+  if (!doc || !MEDIA_TYPES.has(typeOf(doc) ?? '')) return undefined;
+  const remoteUrl = urlOf(doc.url);
+  if (!remoteUrl) return undefined;
+  const width = positiveInt(doc.width);
+  const height = positiveInt(doc.height);
+  const description = typeof doc.name === 'string' ? htmlToText(doc.name).slice(0, MAX_DESCRIPTION_LENGTH) : '';
+  return {
+    type: mediaKindOf(doc),
+    remoteUrl,
+    contentType: typeof doc.mediaType === 'string' ? doc.mediaType.slice(0, 100) : null,
+    description: description === '' ? null : description,
+    blurhash: typeof doc.blurhash === 'string' && BLURHASH.test(doc.blurhash) ? doc.blurhash : null,
+    focus: focusOf(doc.focalPoint),
+    original: width && height ? { width, height } : null,
+  };
+}
+
+/** The first language of `contentMap` that is a language code. */
+function languageOf(note: ApDocument): string | null {
+  const map = objectOf(note.contentMap);
+  const code = map ? Object.keys(map).map((k) => k.split('-')[0]!.toLowerCase()).find(isLanguageCode) : undefined;
+  return code ?? null;
+}
+
+/** Never later than now: a clock ahead (or a lie) must not put a status above everything else. */
+const notInFuture = (at: Date | undefined): Date => (at && at.getTime() <= Date.now() ? at : new Date());
+
+/**
+ * Reads a Note as real peers send it (the variants of test/fixtures/activitypub/README.md). Undefined when it
+ * cannot be `author`'s status: not a note type, an id elsewhere than the author's server, `attributedTo` someone
+ * else, or content beyond what we store.
+ */
+export function readNote(note: ApDocument, author: Account): ReadNote | undefined {
+  if (!NOTE_TYPES.has(typeOf(note) ?? '')) return undefined;
+  const uri = canonicalId(note.id);
+  if (!uri || uri.length > MAX_ID_LENGTH || !author.uri || !sameHost(uri, author.uri)) return undefined;
+  // The first attributed actor is the author, as Mastodon reads it.
+  if (idsOf(note.attributedTo)[0] !== author.uri) return undefined;
+
+  const contentHtml = sanitizeRemoteHtml(textOf(note, 'content') ?? '');
+  const spoilerText = htmlToText(textOf(note, 'summary') ?? '');
+  if (contentHtml.length > MAX_CONTENT_LENGTH || spoilerText.length > MAX_SPOILER_LENGTH) return undefined;
+
+  const to = idsOf(note.to);
+  const cc = idsOf(note.cc);
+  const visibility = visibilityOf(to, cc, author);
+  const tags = asArray(note.tag).flatMap((t): ApDocument[] => {
+    const tag = objectOf(t);
+    return tag ? [tag] : [];
+  });
+  const mentionTags = tags.filter((t) => typeOf(t) === 'Mention').flatMap((t) => httpUrl(t.href) ?? []);
+  // A followers-only or direct status reaches the actors it is addressed to, named in a Mention tag or not.
+  const audience = visibility === 'private' || visibility === 'direct' ? [...to, ...cc].flatMap((id) => httpUrl(id) ?? []) : [];
+  const hashtags = tags.filter((t) => typeOf(t) === 'Hashtag').flatMap((t) => hashtagOf(t.name) ?? []);
+  const inReplyTo = httpUrl(idOf(note.inReplyTo));
+
+  return {
+    uri,
+    url: urlOf(note.url) ?? null,
+    createdAt: notInFuture(dateOf(note.published)),
+    visibility,
+    contentHtml,
+    spoilerText,
+    // A content warning always marks the status sensitive, as for local posts.
+    sensitive: note.sensitive === true || spoilerText !== '',
+    language: languageOf(note),
+    inReplyTo: inReplyTo && inReplyTo.length <= MAX_ID_LENGTH ? inReplyTo : undefined,
+    mentioned: [...new Set([...mentionTags, ...audience])].filter((id) => id !== author.uri && id !== author.followersUrl).slice(0, MAX_MENTIONS),
+    tags: [...new Set(hashtags)].slice(0, MAX_TAGS),
+    attachments: asArray(note.attachment).flatMap((a) => attachmentOf(a) ?? []).slice(0, MAX_REMOTE_MEDIA),
+  };
+}
+
+// ---- what the Note names here ----
+
+/** The status a reply answers, when we have it: one of ours by its URL, or a stored remote one by its id. */
+async function parentOf(inReplyTo: string | undefined): Promise<Status | undefined> {
+  if (!inReplyTo) return undefined;
+  const local = parseLocalUrl(inReplyTo);
+  const id = local ? (local.kind === 'status' ? local.statusId : undefined) : await remoteStatusIdByUri(inReplyTo);
+  const parent = id ? await statusById(id) : undefined;
+  return parent && !parent.reblogOfId ? parent : undefined;
+}
+
+type Mention = Status['mentions'][number];
+
+/**
+ * The mentioned accounts we know: ours by their actor URL, remote ones already stored (part 1 fetches none for a
+ * mention). Actors we do not know are left out, as they could not be shown or notified.
+ */
+async function mentionsOf(actorIds: string[]): Promise<Mention[]> {
+  const usernames = actorIds.flatMap((id) => {
+    const local = parseLocalUrl(id);
+    return local?.kind === 'actor' ? [local.username] : [];
+  });
+  const locals = await localAccountsByUsernames(usernames);
+  const remotes = await Promise.all(actorIds.filter((id) => !parseLocalUrl(id)).map((id) => remoteAccountByUri(id)));
+  const found: Mention[] = [
+    ...[...locals.values()].map((a) => ({ id: a.id, username: a.username, acct: a.username, url: `${config.baseUrl}/@${a.username}` })),
+    ...remotes.flatMap((a) => (a?.domain ? [{ id: a.id, username: a.username, acct: `${a.username}@${a.domain}`, url: a.url ?? a.uri ?? '' }] : [])),
+  ];
+  return [...new Map(found.map((m) => [m.id, m])).values()];
+}
+
+// ---- storing ----
+
+/** The stored status of a Note id; `gone` when it was stored and deleted since (its pointer is a tombstone). */
+async function storedNote(uri: string): Promise<Status | 'gone' | undefined> {
+  const id = await remoteStatusIdByUri(uri);
+  if (!id) return undefined;
+  return (await statusById(id, true)) ?? 'gone';
+}
+
+function statusOf(read: ReadNote, author: Account, parent: Status | undefined, mentions: Mention[], media: Media[], id: string): Status {
+  return {
+    id,
+    uri: read.uri,
+    url: read.url,
+    accountId: author.id,
+    createdAt: read.createdAt.toISOString(),
+    reblogOfId: null,
+    // The plain text of the content: what keyword filters and search read (a remote status has no source text).
+    text: htmlToText(read.contentHtml),
+    contentHtml: read.contentHtml,
+    spoilerText: read.spoilerText,
+    sensitive: read.sensitive,
+    visibility: read.visibility,
+    language: read.language,
+    inReplyToId: parent?.id ?? null,
+    inReplyToAccountId: parent?.accountId ?? null,
+    conversationId: parent?.conversationId ?? id,
+    mentions,
+    tags: read.tags,
+    mediaIds: media.map((m) => m.id),
+    pollId: null,
+    applicationName: null,
+    applicationWebsite: null,
+    repliesCount: 0,
+    reblogsCount: 0,
+    favouritesCount: 0,
+    editedAt: null,
+  };
+}
+
+const mediaOf = (attachments: RemoteAttachment[], author: Account, statusId: string, createdAt: string): Media[] =>
+  attachments.map((a) => ({ ...a, id: newId(), accountId: author.id, statusId, fileKey: null, previewKey: null, fileSize: 0, small: null, state: 'ready', createdAt }));
+
+/**
+ * The fan-out and the mention notifications, through the same queues as a local post. A failure throws: the
+ * inbox message is retried, and the retry finds the Note stored and sends these again (see storeRemoteNote).
+ */
+async function fanOutRemote(status: Status, author: Account): Promise<void> {
+  const messages: Enqueued[] = [['fanout', { type: 'create', statusId: status.id }]];
+  // Our own accounts are notified (their `acct` has no domain); remote ones hear of it from their servers.
+  for (const m of status.mentions) {
+    if (!m.acct.includes('@')) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: author.id, statusId: status.id }]);
+  }
+  for (const [queue, message] of messages) await enqueue(queue, message);
+}
+
+/** Search index and conversations: the status stands even if these fail, as for a local post. */
+async function indexStored(status: Status): Promise<void> {
+  try {
+    await writeSearchIndex(status, searchableByAnyone(status));
+    await recordDirectStatus(status);
+  } catch (err) {
+    log.error('indexing a remote status failed', { statusId: status.id, err });
+  }
+}
+
+/**
+ * Stores the Note (once; a second call answers the stored status) and fans it out; undefined when it is not
+ * acceptable (see readNote) or was deleted. A Note found stored whose fan-out has not run is fanned out again:
+ * a worker that died between storing and enqueuing is finished by the redelivery (a fan-out page and a
+ * notification are each written once however often they are asked for).
+ */
+export async function storeRemoteNote(note: Record<string, unknown>, author: Account): Promise<Status | undefined> {
+  if (!author.domain) return undefined;
+  const read = readNote(note, author);
+  if (!read) return undefined;
+  const stored = await storedNote(read.uri);
+  if (stored === 'gone') return undefined;
+  if (stored) {
+    if (!(await fanoutPageDone(stored.id, 'create', ''))) await fanOutRemote(stored, author);
+    return stored;
+  }
+
+  let parent = await parentOf(read.inReplyTo);
+  const mentions = await mentionsOf(read.mentioned);
+  const id = newId(read.createdAt);
+  const media = mediaOf(read.attachments, author, id, read.createdAt.toISOString());
+  let status = statusOf(read, author, parent, mentions, media, id);
+  let written = await writeRemoteStatus({ status, media, listed: entersPublicTimelines(status) });
+  if ('failed' in written && written.failed === 'reply-target-gone') {
+    // The parent was deleted meanwhile: the reply stands on its own, as one to an unknown status.
+    parent = undefined;
+    status = statusOf(read, author, parent, mentions, media, id);
+    written = await writeRemoteStatus({ status, media, listed: entersPublicTimelines(status) });
+  }
+  if ('failed' in written) {
+    // Another delivery stored it first: answer that one (its own worker fans it out).
+    const winner = await storedNote(read.uri);
+    return winner === 'gone' ? undefined : winner;
+  }
+  log.info('remote status stored', { statusId: status.id, uri: status.uri, authorId: author.id });
+  await indexStored(status);
+  await fanOutRemote(status, author);
+  return status;
 }

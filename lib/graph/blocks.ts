@@ -9,6 +9,8 @@ import { graphStates, type GraphState } from '../db/follows';
 import { unmergeFromHome } from '../db/home_merge';
 import { nowIso } from '../db/table';
 import { notFound } from '../errors';
+import { followActivityId } from '../federation/activities';
+import { sendRejectFollow, sendUndoFollow } from '../federation/outbox';
 import { isId, newId } from '../ids';
 import type { Page } from '../paging';
 import type { AccountPage } from './followers_following';
@@ -38,6 +40,7 @@ export async function block(viewer: Account, targetId: string): Promise<Relation
         followedBy: state.followedBy !== undefined,
         requested: state.requested !== undefined,
         requestedBy: state.requestedBy !== undefined,
+        followedByInbox: state.followedBy?.followerInbox,
       };
       if (await createBlock(record, severed)) break;
       if (attempt >= BLOCK_ATTEMPTS) throw new Error('block: follow state kept changing');
@@ -46,6 +49,7 @@ export async function block(viewer: Account, targetId: string): Promise<Relation
     }
     // Each side's statuses leave the other's home (also filtered on read meanwhile).
     await Promise.all([unmergeFromHome(viewer.id, target.id), unmergeFromHome(target.id, viewer.id)]);
+    await tellRemoteOfSevered(viewer, state);
   }
   return renderRelationship(target.id, {
     ...state,
@@ -55,6 +59,19 @@ export async function block(viewer: Account, targetId: string): Promise<Relation
     requestedBy: undefined,
     blocking: true,
   });
+}
+
+/**
+ * A remote account's server hears that the follows a block severed no longer
+ * stand, as Mastodon's UnfollowService tells it: an Undo of our Follow (or of
+ * our pending request), a Reject of theirs. Nothing for a local account.
+ */
+async function tellRemoteOfSevered(viewer: Account, state: GraphState & { account: Account }): Promise<void> {
+  const target = state.account;
+  const ours = state.following ?? state.requested;
+  if (ours) await sendUndoFollow(viewer, target, ours.activityId ?? followActivityId(viewer, ours.id));
+  const theirs = state.followedBy ?? state.requestedBy;
+  if (theirs) await sendRejectFollow(viewer, target, theirs.activityId);
 }
 
 export async function unblock(viewer: Account, targetId: string): Promise<Relationship> {

@@ -20,6 +20,7 @@ import {
 import { nowIso, type Item } from '../db/table';
 import { followerEdgesFrom } from '../db/timelines';
 import type { Page } from '../paging';
+import { sendRejectFollow } from '../federation/outbox';
 import { newId } from '../ids';
 import { log } from '../log';
 
@@ -62,7 +63,7 @@ export const domainParam = z
  */
 export async function blockDomain(viewer: Account, domain: string): Promise<void> {
   const created = await createDomainBlock({ id: newId(), accountId: viewer.id, domain, createdAt: nowIso() });
-  const cleaned = await afterDomainBlock(viewer.id, domain);
+  const cleaned = await afterDomainBlock(viewer, domain);
   log.info('domain blocked', { accountId: viewer.id, domain, created, ...cleaned });
 }
 
@@ -77,11 +78,16 @@ export async function blockedDomains(viewer: Account, page: Page): Promise<{ dom
   return { domains: blocks.map((b) => b.domain), newest: blocks[0]?.id, oldest: blocks.at(-1)?.id };
 }
 
-/** Which of `accountIds` are accounts on `domain`: one batch read (100 keys per call). */
-async function onDomain(accountIds: string[], domain: string): Promise<Set<string>> {
-  if (accountIds.length === 0) return new Set();
+/** Which of `accountIds` are accounts on `domain`, by id: one batch read (100 keys per call). */
+async function onDomain(accountIds: string[], domain: string): Promise<Map<string, Account>> {
+  if (accountIds.length === 0) return new Map();
   const accounts = await accountsByIds([...new Set(accountIds)]);
-  return new Set([...accounts.values()].filter((a) => blockableDomain(a) === domain).map((a) => a.id));
+  return new Map([...accounts.values()].filter((a) => blockableDomain(a) === domain).map((a) => [a.id, a]));
+}
+
+/** Each removed follower or request hears that its Follow no longer stands (never throws: the removal is done). */
+async function rejectFollows(viewer: Account, removed: { account: Account | undefined; activityId?: string }[]): Promise<void> {
+  for (const { account, activityId } of removed) if (account) await sendRejectFollow(viewer, account, activityId);
 }
 
 /** Reads a partition page by page to the end (a deleted item's key still marks where to continue), handing each page to `handle`. */
@@ -100,9 +106,10 @@ async function eachPage<T>(read: (start?: Item) => Promise<{ items: T[]; lastKey
  * requests are rejected, and the user's notifications from them are cleared.
  * Costs a read of the user's followers, requests and notifications (and their
  * accounts, a batch read per page); nothing is read per viewer afterwards.
- * With federation, each removal also owes the remote follower a Reject.
+ * Each removed follower and request is sent a Reject of its Follow, as Mastodon does.
  */
-export async function afterDomainBlock(accountId: string, domain: string) {
+export async function afterDomainBlock(viewer: Account, domain: string) {
+  const accountId = viewer.id;
   // One step after the other: the first two both move counters on the user's account item, and
   // concurrent transactions on one item would conflict.
   let followersRemoved = 0;
@@ -112,14 +119,20 @@ export async function afterDomainBlock(accountId: string, domain: string) {
     (start) => followerEdgesFrom(accountId, start),
     async (edges) => {
       const remote = await onDomain(edges.map((e) => e.followerId), domain);
-      if (remote.size > 0) followersRemoved += await removeFollowers(accountId, [...remote]);
+      const leaving = edges.filter((e) => remote.has(e.followerId));
+      if (leaving.length === 0) return;
+      followersRemoved += await removeFollowers(accountId, leaving);
+      await rejectFollows(viewer, leaving.map((e) => ({ account: remote.get(e.followerId), activityId: e.activityId })));
     },
   );
   await eachPage(
     (start) => followRequestsReceivedPage(accountId, start),
     async (requests) => {
       const remote = await onDomain(requests.map((r) => r.accountId), domain);
-      if (remote.size > 0) requestsRejected += await removeFollowRequests(accountId, [...remote]);
+      if (remote.size === 0) return;
+      requestsRejected += await removeFollowRequests(accountId, [...remote.keys()]);
+      const rejected = requests.filter((r) => remote.has(r.accountId));
+      await rejectFollows(viewer, rejected.map((r) => ({ account: remote.get(r.accountId), activityId: r.activityId })));
     },
   );
   await eachPage(

@@ -4,6 +4,7 @@
 // FeedManager#filter_from_home? and #filter_from_list? decide the same.
 import type { List } from '../db/lists';
 import type { Status } from '../db/statuses';
+import { isRemoteMention } from './federation';
 import { isDirect, isPublic, visibleToFollowers } from './visibility';
 
 /** What the fan-out knows about one candidate recipient of `status`. */
@@ -13,15 +14,31 @@ export type Recipient = {
   follows: { showReblogs: boolean } | undefined;
   /** For a reply to a third account: does the recipient follow the account replied to? */
   followsRepliedTo: boolean;
+  /** A remote account (its follow edge says so): its home is on its own server. */
+  remote?: boolean;
 };
 
+/**
+ * Does this follower keep a home timeline here? A remote follower does not: its server builds
+ * it from the Create we deliver (lib/federation/outbox.ts), so writing an entry here is waste.
+ */
+export const hasHomeHere = (edge: { followerRemote?: boolean } | undefined): boolean => !edge?.followerRemote;
+
 export const mentionedIds = (status: Status): Set<string> => new Set(status.mentions.map((m) => m.id));
+
+/**
+ * The accounts around a status with no home here: the remote accounts it mentions
+ * (a mention's `acct` is a full handle) and the author of a status from another server.
+ */
+export const remoteParticipants = (status: Pick<Status, 'accountId' | 'uri' | 'mentions'>): Set<string> =>
+  new Set([...status.mentions.filter(isRemoteMention).map((m) => m.id), ...(status.uri !== null ? [status.accountId] : [])]);
 
 /** Does the status reach the author's followers at all? A direct one reaches only its mentions, so the fan-out skips the follower walk. */
 export const reachesFollowers = (status: Pick<Status, 'visibility'>): boolean => !isDirect(status);
 
 /** Should `status` enter `recipient`'s home timeline? */
 export function entersHome(status: Status, recipient: Recipient): boolean {
+  if (recipient.remote) return false;
   if (recipient.accountId === status.accountId) return true;
   const mentioned = mentionedIds(status).has(recipient.accountId);
   if (isDirect(status)) return mentioned;

@@ -9,3 +9,4 @@ export * from './filters';
 export * from './delivery';
 export * from './receive';
 export * from './accounts';
+export * from './federation';

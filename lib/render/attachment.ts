@@ -21,17 +21,27 @@ function renderMeta(media: Media): Record<string, unknown> {
   return meta;
 }
 
+/**
+ * A remote attachment that was not fetched (federation part 1 fetches none) is shown from its server: `url`
+ * is its `remote_url`, and an image is its own preview.
+ */
+function remoteFileUrls(media: Media): { url: string | null; previewUrl: string | null } {
+  const url = media.remoteUrl;
+  return { url, previewUrl: media.type === 'image' ? url : null };
+}
+
 export function renderAttachment(media: Media): Record<string, unknown> {
   const ready = media.state === 'ready';
-  const url = ready && media.fileKey ? mediaUrl(media.fileKey) : null;
+  const remote = media.remoteUrl !== null && !media.fileKey ? remoteFileUrls(media) : undefined;
+  const url = remote ? remote.url : ready && media.fileKey ? mediaUrl(media.fileKey) : null;
   return {
     id: media.id,
     type: media.type,
     // null while processing: masto and other clients poll GET /api/v1/media/:id until it is set.
     url,
     // Files that are not images have no preview, as Mastodon answers for files without a `small` style.
-    preview_url: ready && media.previewKey ? mediaUrl(media.previewKey) : null,
-    remote_url: null,
+    preview_url: remote ? remote.previewUrl : ready && media.previewKey ? mediaUrl(media.previewKey) : null,
+    remote_url: media.remoteUrl,
     preview_remote_url: null,
     // Mastodon 3.x links a local file's page here; the file itself is the closest thing served.
     text_url: url,

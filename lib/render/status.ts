@@ -15,9 +15,12 @@ import { renderAttachment } from './attachment';
 import { renderPoll } from './poll';
 import { emojisFor, shortcodesOfEach } from './emoji';
 
+/** A remote status keeps the ActivityPub id its server gave it; ours are built from our URL scheme. */
 export const statusUri = (account: Account, status: Status) =>
-  `${config.baseUrl}/users/${account.username}/statuses/${status.id}${status.reblogOfId ? '/activity' : ''}`;
-export const statusUrl = (account: Account, status: Status) => `${config.baseUrl}/@${account.username}/${status.id}`;
+  status.uri ?? `${config.baseUrl}/users/${account.username}/statuses/${status.id}${status.reblogOfId ? '/activity' : ''}`;
+/** A remote status's page is its `url` (its id when it has none), as Mastodon answers. */
+export const statusUrl = (account: Account, status: Status) =>
+  status.uri ? status.url ?? status.uri : `${config.baseUrl}/@${account.username}/${status.id}`;
 export const tagUrl = (tag: string) => `${config.baseUrl}/tags/${encodeURIComponent(tag)}`;
 
 export type RenderOptions = {

@@ -6,6 +6,7 @@
 // notifications follow through the queues.
 import type { Account } from '../db/accounts';
 import { mediaByIds } from '../db/media';
+import { remoteAccountsByAccts } from '../db/remote';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
@@ -28,6 +29,8 @@ import {
   MAX_STATUS_LENGTH,
   mentionedAccounts,
   parseStatusText,
+  remoteMentionHandles,
+  remoteMentionKey,
   statusLength,
   statusToHtml,
   tagsOf,
@@ -35,7 +38,7 @@ import {
   type ResolvedMention,
 } from '../text/status';
 import { config } from '../config';
-import { entersPublicTimelines, searchableByAnyone, viewableStatus } from '../policy';
+import { entersPublicTimelines, isRemoteMention, searchableByAnyone, viewableStatus } from '../policy';
 
 export const MAX_MEDIA = 4;
 export const POLL_LIMITS = {
@@ -102,8 +105,14 @@ export async function checkMedia(author: Account, mediaIds: string[], reservedFo
   }
 }
 
+/**
+ * Mentions resolve to local accounts by username and to remote accounts this
+ * server already knows by `@user@domain` (no WebFinger while posting); the
+ * others stay plain text. A remote mention's `acct` is its handle, as Mastodon renders it.
+ */
 async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMention>> {
-  const accounts = await localAccountsByUsernames(localMentionUsernames(text));
+  const remoteHandles = remoteMentionHandles(text);
+  const [accounts, remote] = await Promise.all([localAccountsByUsernames(localMentionUsernames(text)), remoteAccountsByAccts(remoteHandles)]);
   const resolved = new Map<string, ResolvedMention>();
   for (const account of accounts.values()) {
     resolved.set(localMentionKey(account.username), {
@@ -111,6 +120,15 @@ async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMe
       username: account.username,
       acct: account.username,
       url: `${config.baseUrl}/@${account.username}`,
+    });
+  }
+  for (const account of remote.values()) {
+    const domain = account.domain ?? '';
+    resolved.set(remoteMentionKey(account.username, domain), {
+      id: account.id,
+      username: account.username,
+      acct: `${account.username}@${domain}`,
+      url: account.url ?? account.uri ?? '',
     });
   }
   return resolved;
@@ -238,7 +256,8 @@ async function recordConversation(status: Status): Promise<void> {
 async function afterPosting(status: Status): Promise<void> {
   const messages: Enqueued[] = [['fanout', { type: 'create', statusId: status.id }]];
   for (const m of status.mentions) {
-    if (m.id !== status.accountId) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
+    // A remote account hears of the mention from the Create its server receives.
+    if (m.id !== status.accountId && !isRemoteMention(m)) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
   }
   for (const [queue, message] of messages) {
     try {

@@ -6,12 +6,13 @@
 import type { Account } from '../db/accounts';
 import { allReblogEntriesOf, reblogFlagOf, removeReblog, removeReblogEntries } from '../db/interactions';
 import { pollById } from '../db/polls';
-import { statusById, type Status } from '../db/statuses';
+import { isRemoteStatus, statusById, type Status } from '../db/statuses';
 import { removeStatus } from '../db/status_writes';
 import { notFound } from '../errors';
 import { isId } from '../ids';
 import { log } from '../log';
 import { deletedVisibility, entersPublicTimelines } from '../policy';
+import { sendStatusDelete } from '../federation/outbox';
 import { enqueue } from '../queue';
 
 /** The caller's own status; 404 when it is missing or someone else's (the spec's delete rule). */
@@ -41,6 +42,8 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
   } catch (err) {
     log.error('enqueue after deleting failed', { statusId: status.id, err });
   }
+  // Where its Create went, its Delete goes (never throws: the status is gone either way).
+  await sendStatusDelete(status, owner);
 }
 
 /**
@@ -49,7 +52,8 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
  * timelines (no reblogs, no replies to others); otherwise it is described as unlisted.
  */
 function deletedDescription(status: Status) {
-  return { visibility: deletedVisibility(status), tags: status.tags, hasMedia: status.mediaIds.length > 0 };
+  // A status from another server reached `public:remote` rather than `public:local`.
+  return { visibility: deletedVisibility(status), tags: status.tags, hasMedia: status.mediaIds.length > 0, ...(isRemoteStatus(status) ? { remote: true } : {}) };
 }
 
 /** An undone reblog never reached public, hashtag or direct streams. */

@@ -35,7 +35,7 @@ import {
 } from '../db/connections';
 import { listsDelivered, membershipsOf } from '../db/lists';
 import type { Notification } from '../db/notifications';
-import { statusById, type Status, type Visibility } from '../db/statuses';
+import { isRemoteStatus, statusById, type Status, type Visibility } from '../db/statuses';
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
 import { newId } from '../ids';
 import { log } from '../log';
@@ -227,13 +227,14 @@ function ownerOf(channel: string, subs: Subscription[]): string | null {
 /** Public and hashtag channels of a status: those whose timelines it enters (lib/policy decides). */
 function sharedTargets(status: Status, hasMedia: boolean): Target[] {
   if (!entersPublicTimelines(status)) return [];
-  return sharedChannels({ hasMedia, tags: status.tags }).map((channel) => ({ channel, scope: 'shared' as const }));
+  return sharedChannels({ hasMedia, tags: status.tags, remote: isRemoteStatus(status) }).map((channel) => ({ channel, scope: 'shared' as const }));
 }
 
-function sharedChannels(opts: { hasMedia: boolean; tags: string[] }): string[] {
-  // Every account is local: public:remote(:media) never carry anything.
-  const names = ['public', 'public:local', ...(opts.hasMedia ? ['public:media', 'public:local:media'] : [])];
-  return [...names.map(channels.public), ...opts.tags.flatMap((t) => [channels.hashtag(t), channels.hashtagLocal(t)])];
+/** `remote`: a status from another server, heard on `public:remote` instead of `public:local`, and on no `hashtag:local`. */
+function sharedChannels(opts: { hasMedia: boolean; tags: string[]; remote?: boolean }): string[] {
+  const origin = opts.remote ? 'public:remote' : 'public:local';
+  const names = ['public', origin, ...(opts.hasMedia ? ['public:media', `${origin}:media`] : [])];
+  return [...names.map(channels.public), ...opts.tags.flatMap((t) => (opts.remote ? [channels.hashtag(t)] : [channels.hashtag(t), channels.hashtagLocal(t)]))];
 }
 
 /** The update side of one status's fan-out: created once per status, fed page by page. */
@@ -296,8 +297,11 @@ export async function openStatusStream(status: Status, hasMedia: boolean): Promi
 
 // ---- delete ----
 
-/** What is known of a deleted status when its fan-out runs; without it, `delete` goes to every public channel but no hashtag. */
-export type DeletedStatus = { visibility: Visibility; tags: string[]; hasMedia: boolean };
+/**
+ * What is known of a deleted status when its fan-out runs; without it, `delete` goes to every public channel but no
+ * hashtag. `remote`: it came from another server (absent in messages queued before federation: local).
+ */
+export type DeletedStatus = { visibility: Visibility; tags: string[]; hasMedia: boolean; remote?: boolean };
 
 async function publishDelete(statusId: string, found: ChannelSubs[]): Promise<PublishResult> {
   const outgoing = found.flatMap(({ ws }) => ws.map((sub) => ({ sub, payload: statusId })));

@@ -160,6 +160,10 @@ export function statusLength({ text, entities }: ParsedText, spoilerText = ''): 
 const mentionKey = (username: string, domain: string | null) => `${username.toLowerCase()}@${domain ?? ''}`;
 /** The lookup key of a resolved local account in the map given to `statusToHtml`. */
 export const localMentionKey = (username: string) => mentionKey(username, null);
+/** The lookup key of a resolved remote account (`username@domain`, lower-cased) in the same map. */
+export const remoteMentionKey = (username: string, domain: string) => mentionKey(username, domain.toLowerCase());
+/** The key a mention is resolved under: local ones by username alone, others by their handle. */
+const mentionKeyOf = (m: MentionEntity) => (isLocalMention(m) || m.domain === null ? localMentionKey(m.username) : remoteMentionKey(m.username, m.domain));
 
 function entityHtml(e: Entity, source: string, resolved: Map<string, ResolvedMention>): string {
   switch (e.kind) {
@@ -168,7 +172,7 @@ function entityHtml(e: Entity, source: string, resolved: Map<string, ResolvedMen
     case 'hashtag':
       return `<a href="${escapeHtml(`${config.baseUrl}/tags/${encodeURIComponent(e.tag)}`)}" class="mention hashtag" rel="tag">#<span>${escapeHtml(e.tag)}</span></a>`;
     case 'mention': {
-      const account = isLocalMention(e) ? resolved.get(localMentionKey(e.username)) : undefined;
+      const account = resolved.get(mentionKeyOf(e));
       if (!account) return escapeHtml(source.slice(e.start, e.end));
       return `<span class="h-card"><a href="${escapeHtml(account.url)}" class="u-url mention">@<span>${escapeHtml(account.username)}</span></a></span>`;
     }
@@ -178,11 +182,15 @@ function entityHtml(e: Entity, source: string, resolved: Map<string, ResolvedMen
 /** The local mentions, as the usernames to look up (`localAccountsByUsernames`). */
 export const localMentionUsernames = (parsed: ParsedText): string[] => mentionsOf(parsed).flatMap((m) => (isLocalMention(m) ? [m.username] : []));
 
+/** The mentions of accounts on other servers, as the handles to look up among known remote accounts. */
+export const remoteMentionHandles = (parsed: ParsedText): { username: string; domain: string }[] =>
+  mentionsOf(parsed).flatMap((m) => (isLocalMention(m) || m.domain === null ? [] : [{ username: m.username, domain: m.domain }]));
+
 /** The accounts mentioned, in order of first appearance, each once: what the status records and notifies. */
 export function mentionedAccounts(parsed: ParsedText, resolved: Map<string, ResolvedMention>): ResolvedMention[] {
   const out = new Map<string, ResolvedMention>();
   for (const m of mentionsOf(parsed)) {
-    const account = isLocalMention(m) ? resolved.get(localMentionKey(m.username)) : undefined;
+    const account = resolved.get(mentionKeyOf(m));
     if (account) out.set(account.id, account);
   }
   return [...out.values()];
@@ -190,7 +198,8 @@ export function mentionedAccounts(parsed: ParsedText, resolved: Map<string, Reso
 
 /**
  * The HTML of a status. `resolved` maps `localMentionKey(username)` to the
- * local accounts that exist; other mentions stay as plain text.
+ * local accounts that exist and `remoteMentionKey(username, domain)` to the known
+ * remote ones; other mentions stay as plain text.
  */
 export function statusToHtml({ text, shown: { start, end, entities } }: ParsedText, resolved: Map<string, ResolvedMention>): string {
   if (end === start) return '';

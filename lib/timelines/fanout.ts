@@ -8,11 +8,13 @@
 //
 // Every write is keyed by (home owner, status), so running a page again writes
 // the same items: a retried page never duplicates an entry.
+import { accountById } from '../db/accounts';
 import type { Follow } from '../db/follows';
 import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
 import { log } from '../log';
-import { authorsOf, entersHome, mentionedIds, reachesFollowers, recipientsRefusing, repliedToThirdParty } from '../policy';
+import { authorsOf, entersHome, hasHomeHere, mentionedIds, reachesFollowers, recipientsRefusing, remoteParticipants, repliedToThirdParty } from '../policy';
+import { sendStatusCreate } from '../federation/outbox';
 import { deliverToLists, removeFromLists } from '../lists/delivery';
 import { openDeleteStream, openStatusStream, type DeletedStatus } from '../streaming/publish';
 
@@ -94,25 +96,43 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
     const hiding = await recipientsRefusing(status, authors, candidates.map((c) => c.accountId));
     const receiving = candidates
       .filter((c) => !hiding.has(c.accountId))
-      .filter((c) => entersHome(status, { accountId: c.accountId, follows: c.follows, followsRepliedTo: followsRepliedTo.has(c.accountId) }));
+      .filter((c) =>
+        entersHome(status, { accountId: c.accountId, follows: c.follows, followsRepliedTo: followsRepliedTo.has(c.accountId), remote: !hasHomeHere(c.follows) }),
+      );
     await writeHomeEntries(receiving.map((c) => homeEntryRecord(c.accountId, status, media)));
     written += receiving.length;
     await stream.home(receiving.map((c) => c.accountId));
   };
 
-  await deliver(followers.filter((edge) => !served.has(edge.followerId)).map((edge) => ({ accountId: edge.followerId, follows: edge })));
+  // Remote followers have no home here (their servers get our Create): no reads or writes for them.
+  const local = followers.filter((edge) => hasHomeHere(edge) && !served.has(edge.followerId));
+  await deliver(local.map((edge) => ({ accountId: edge.followerId, follows: edge })));
   if (first) {
-    const theirEdges = await edgesTo(others, status.accountId);
-    await deliver(others.map((id) => ({ accountId: id, follows: theirEdges.get(id) })));
+    // Remote mentioned accounts (and a remote author) have no home here either.
+    const remote = remoteParticipants(status);
+    const othersHere = others.filter((id) => !remote.has(id));
+    const theirEdges = await edgesTo(othersHere, status.accountId);
+    await deliver(othersHere.map((id) => ({ accountId: id, follows: theirEdges.get(id) })));
     // Lists: every list containing the author whose owner receives the status (list entries are keyed like home entries).
     const listed = await deliverToLists(status, media);
     if (listed > 0) log.info('fanout: list entries written', { statusId, listed });
     await Promise.all([stream.lists(), sharedPublished]);
+    await federate(status);
   }
 
   const ms = Date.now() - started;
   log.info('fanout: home entries written', { statusId, after: opts.after, written, ms, next });
   return { statusId, written, ms, next };
+}
+
+/**
+ * A local status's Create goes to its remote audience with the first page: here,
+ * in the worker, so that posting costs the request no read of the follower
+ * inboxes. A page run again sends the same Create (same id; receivers drop repeats).
+ */
+async function federate(status: Status): Promise<void> {
+  const author = await accountById(status.accountId);
+  if (author) await sendStatusCreate(status, author);
 }
 
 /**
@@ -126,7 +146,8 @@ export async function fanOutDeletePage(statusId: string, accountId: string, ment
   const others = [...new Set([accountId, ...mentionIds])];
   const served = new Set(others);
   const stream = await openDeleteStream(statusId);
-  const owners = [...followers.map((edge) => edge.followerId).filter((id) => !served.has(id)), ...(first ? others : [])];
+  const localFollowers = followers.filter((edge) => hasHomeHere(edge)).map((edge) => edge.followerId);
+  const owners = [...localFollowers.filter((id) => !served.has(id)), ...(first ? others : [])];
   await writeHomeEntries([], owners.map((id) => homeEntryKey(id, statusId)));
   await stream.home(owners);
   if (first) {

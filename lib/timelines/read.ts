@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
 import { statusesByIds, type Status } from '../db/statuses';
-import { collectPage, homeTimelinePage, publicTimelineEntries, tagTimelineEntries, type TimelineEntry, type TimelinePage } from '../db/timelines';
+import { collectPage, homeTimelinePage, publicTimelineEntries, tagTimelineEntries, type PublicScope, type TimelineEntry, type TimelinePage } from '../db/timelines';
 
 export type { TimelinePage };
 import { requiresAuth } from '../errors';
@@ -21,6 +21,7 @@ export type HomeQuery = z.infer<typeof homeQuery>;
 
 export const publicQuery = timelineQuery.extend({
   local: booleanish.default(false),
+  remote: booleanish.default(false),
   only_media: booleanish.default(false),
 });
 export type PublicQuery = z.infer<typeof publicQuery>;
@@ -72,11 +73,20 @@ export async function assertPublicPreview(viewer: Account | undefined, hasToken:
   if (!settings.publicPreview) throw requiresAuth();
 }
 
-const entryFilter = (input: { only_media: boolean; local: boolean }) => (e: TimelineEntry) =>
-  (!input.only_media || e.hasMedia) && (!input.local || e.local);
+/** Whose statuses a public or hashtag timeline shows: as Mastodon, `local` and `remote` together mean both. */
+function scopeOf(input: { local: boolean; remote: boolean }): PublicScope {
+  if (input.local && !input.remote) return 'local';
+  if (input.remote && !input.local) return 'remote';
+  return 'all';
+}
+
+const entryFilter = (input: { only_media: boolean; local: boolean; remote: boolean }) => {
+  const scope = scopeOf(input);
+  return (e: TimelineEntry) => (!input.only_media || e.hasMedia) && (scope === 'all' || e.local === (scope === 'local'));
+};
 
 export async function publicTimeline(input: PublicQuery, viewer?: Account): Promise<TimelinePage> {
-  const source = publicTimelineEntries(input.local, input);
+  const source = publicTimelineEntries(scopeOf(input), input);
   const keep = entryFilter(input);
   const entries = inPageOrder(await collectPage(source, input.limit, (batch) => batch.filter(keep)), input);
   return pageOf(await visibleTo(viewer, await statusesOf(entries), 'public'), entries.map((e) => e.statusId));
