@@ -34,6 +34,9 @@ export async function startEmulators(opts: { dynamoPort: number; s3Port: number;
     port: opts.s3Port,
     address: host,
     silent: true,
+    // Media URLs are path-style (`http://alpha.test:4569/<bucket>/<key>`, as the SDK here sends them): without this,
+    // s3rver would take any host name but an address or `localhost` for a bucket name.
+    vhostBuckets: false,
     ...(opts.dataDir ? { directory: `${opts.dataDir}/s3` } : { directory: `${process.env.TMPDIR ?? '/tmp'}/s3rver-${process.pid}-${opts.s3Port}` }),
     configureBuckets: [],
   });

@@ -1,11 +1,15 @@
 // Settings of the local stack (ports, data, URLs) read from the environment, and
 // the environment `serverless offline` and the handlers it runs are given.
 // Used by infra/local/start.ts; pure, so the e2e helper and tests can reuse it.
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 
 export type LocalSettings = {
+  /** The address serverless offline listens on: `localhost`, any one address (`127.0.0.2`), or `0.0.0.0`. */
   host: string;
   port: number;
+  /** The address dynalite and s3rver listen on (the stack's own address when it is one, loopback otherwise). */
+  emulatorHost: string;
   wsPort: number;
   lambdaPort: number;
   s3Port: number;
@@ -14,8 +18,17 @@ export type LocalSettings = {
   mailDir: string;
   tableName: string;
   bucket: string;
+  /** Where the HTTP API listens, as this machine reaches it (`http://127.0.0.2`); BASE_URL may name it otherwise. */
+  listenUrl: string;
+  /** Public URLs and domain: BASE_URL, STREAMING_URL, MEDIA_URL, LOCAL_DOMAIN when set, else derived from the ports. */
   baseUrl: string;
+  localDomain: string;
   streamingUrl: string;
+  /**
+   * Where the workers post WebSocket frames (serverless offline's WebSocket server, which serves the
+   * Management API on its port): always this machine's address, since STREAMING_URL may be a public name.
+   */
+  streamingManagementUrl: string;
   lambdaEndpoint: string;
   mediaUrl: string;
   /** LocalStack (or any AWS-compatible endpoint): no emulator is started. */
@@ -39,9 +52,34 @@ const str = (env: Env, name: string, fallback: string): string => {
   return raw === undefined || raw === '' ? fallback : raw;
 };
 
+/** A public URL given in the environment, without its trailing slashes; its scheme must be one of `schemes`. */
+const url = (env: Env, name: string, schemes: string[], fallback: () => string): string => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback();
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be a URL (${schemes.join(' or ')}), not ${raw}`);
+  }
+  if (!schemes.includes(parsed.protocol.slice(0, -1))) throw new Error(`${name} must be a URL (${schemes.join(' or ')}), not ${raw}`);
+  return raw.replace(/\/+$/, '');
+};
+
+const UNSPECIFIED = new Set(['0.0.0.0', '::']);
+
+/** How this machine reaches a server listening on `host`: an unspecified address (all interfaces) through loopback. */
+const reachable = (host: string): string => (host === '::' ? '::1' : UNSPECIFIED.has(host) ? '127.0.0.1' : host);
+
+/** `scheme://host:port` as a URL's origin: IPv6 in brackets, the scheme's default port left out (`http://alpha.test`). */
+const origin = (scheme: string, host: string, port: number): string =>
+  new URL(`${scheme}://${isIP(host) === 6 ? `[${host}]` : host}:${port}`).origin;
+
 export function localSettings(env: Env, root: string): LocalSettings {
   const host = str(env, 'HOST', 'localhost');
   const port = int(env, 'PORT', 3000);
+  // A stack on its own address (127.0.0.2) serves media there too; `localhost` and `0.0.0.0` keep the emulators on loopback.
+  const emulatorHost = isIP(host) && !UNSPECIFIED.has(host) ? host : '127.0.0.1';
   const wsPort = int(env, 'WS_PORT', 3001);
   const lambdaPort = int(env, 'LAMBDA_PORT', 3002);
   const s3Port = int(env, 'S3_PORT', 4569);
@@ -50,9 +88,13 @@ export function localSettings(env: Env, root: string): LocalSettings {
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(root, dataDirRaw);
   const awsEndpoint = env.AWS_ENDPOINT_URL || undefined;
   const bucket = str(env, 'MEDIA_BUCKET', 'tootless-media-local');
+  const listenUrl = origin('http', reachable(host), port);
+  const baseUrl = url(env, 'BASE_URL', ['http', 'https'], () => listenUrl);
+  const mediaHost = host === 'localhost' ? host : emulatorHost;
   return {
     host,
     port,
+    emulatorHost,
     wsPort,
     lambdaPort,
     s3Port,
@@ -61,12 +103,18 @@ export function localSettings(env: Env, root: string): LocalSettings {
     mailDir: str(env, 'MAIL_DIR', join(dataDir, 'mail')),
     tableName: str(env, 'TABLE_NAME', 'tootless-local'),
     bucket,
-    baseUrl: `http://${host}:${port}`,
-    streamingUrl: `ws://${host}:${wsPort}`,
-    lambdaEndpoint: `http://${host}:${lambdaPort}`,
-    mediaUrl: awsEndpoint ? `${(env.AWS_ENDPOINT_URL_S3 || awsEndpoint).replace(/\/+$/, '')}/${bucket}` : `http://${host}:${s3Port}/${bucket}`,
+    listenUrl,
+    baseUrl,
+    localDomain: str(env, 'LOCAL_DOMAIN', new URL(baseUrl).host),
+    streamingUrl: url(env, 'STREAMING_URL', ['ws', 'wss'], () => origin('ws', reachable(host), wsPort)),
+    streamingManagementUrl: origin('http', reachable(host), wsPort),
+    lambdaEndpoint: origin('http', reachable(host), lambdaPort),
+    mediaUrl: url(env, 'MEDIA_URL', ['http', 'https'], () =>
+      awsEndpoint ? `${(env.AWS_ENDPOINT_URL_S3 || awsEndpoint).replace(/\/+$/, '')}/${bucket}` : `${origin('http', mediaHost, s3Port)}/${bucket}`,
+    ),
     awsEndpoint,
-    esbuildWorkFolder: join('.esbuild', `local-${port}`),
+    // Two stacks may share a port on different addresses (alpha.test and beta.test both on 80).
+    esbuildWorkFolder: join('.esbuild', `local-${host.replace(/[^\w.-]/g, '_')}-${port}`),
   };
 }
 
@@ -85,12 +133,17 @@ export function offlineEnv(
     TABLE_NAME: s.tableName,
     MEDIA_BUCKET: s.bucket,
     BASE_URL: s.baseUrl,
+    LOCAL_DOMAIN: s.localDomain,
     STREAMING_URL: s.streamingUrl,
+    STREAMING_MANAGEMENT_URL: s.streamingManagementUrl,
     MEDIA_URL: s.mediaUrl,
     LAMBDA_ENDPOINT: s.lambdaEndpoint,
     FUNCTION_PREFIX: 'tootless-local-',
     MAIL_DIR: s.mailDir,
     EXPOSE_METRICS: str(base, 'EXPOSE_METRICS', '1'),
+    // Outbound federation to loopback and private addresses (two stacks on this machine); the functions
+    // honour it on the local stage only. serverless.yml's local params hand it to them.
+    FEDERATION_ALLOW_PRIVATE: str(base, 'FEDERATION_ALLOW_PRIVATE', ''),
     HOST: s.host,
     PORT: String(s.port),
     WS_PORT: String(s.wsPort),

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     s3Endpoint = process.env.AWS_ENDPOINT_URL_S3 || settings.awsEndpoint;
     say(`using the AWS endpoint ${settings.awsEndpoint}; no emulator started`);
   } else {
-    emulators = await startEmulators({ dynamoPort: settings.dynamoPort, s3Port: settings.s3Port, dataDir: settings.dataDir });
+    emulators = await startEmulators({ host: settings.emulatorHost, dynamoPort: settings.dynamoPort, s3Port: settings.s3Port, dataDir: settings.dataDir });
     dynamoEndpoint = emulators.dynamoEndpoint;
     s3Endpoint = emulators.s3Endpoint;
     say(`dynalite on ${dynamoEndpoint}, s3rver on ${s3Endpoint}, data in ${settings.dataDir}`);
@@ -86,10 +86,12 @@ async function main(): Promise<void> {
     void stop(code ?? 1);
   });
 
-  await waitForHttp(`${settings.baseUrl}/`, () => stopping || offline?.exitCode !== null);
+  // Asked at the address it listens on: BASE_URL may be a name this machine cannot resolve (a proxy's, a tunnel's).
+  await waitForHttp(`${settings.listenUrl}/`, () => stopping || offline?.exitCode !== null);
   if (stopping) return;
   say(`WebSocket ${settings.streamingUrl}, Lambda invoke ${settings.lambdaEndpoint}, media ${settings.mediaUrl}, mail in ${settings.mailDir}`);
-  say(`API ready on ${settings.baseUrl} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const listening = settings.listenUrl === settings.baseUrl ? '' : `, listening on ${settings.listenUrl}`;
+  say(`API ready on ${settings.baseUrl} as ${settings.localDomain}${listening} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
 main().catch((err: unknown) => {

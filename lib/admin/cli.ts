@@ -79,6 +79,8 @@ export function applyLocalDefaults(env: NodeJS.ProcessEnv = process.env): void {
   env.LAMBDA_ENDPOINT ||= local.lambdaEndpoint;
   // Where open WebSocket connections are closed (disabling a login, deleting an app).
   env.STREAMING_URL ||= local.streamingUrl;
+  // Frames go to the local WebSocket server, whatever name STREAMING_URL gives.
+  env.STREAMING_MANAGEMENT_URL ||= local.streamingManagementUrl;
   env.AWS_REGION ||= 'us-east-1';
   if (!env.AWS_ACCESS_KEY_ID) {
     env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;

@@ -1,17 +1,24 @@
 // Starts the real local stack (infra/local/start.ts: dynalite, s3rver, serverless
 // offline) for the end-to-end suite, on free ports with a fresh data directory,
-// and stops it with its whole process group.
+// and stops it with its whole process group. A stack may also listen on an address
+// and port of its own under a public name (alpha.test on 127.0.0.2:80), as a server
+// on the internet would.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/local/emulators';
+import { localSettings } from '../../infra/local/stack';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Stack = {
+  /** The public URL (BASE_URL): `http://alpha.test` for a named stack. */
   baseUrl: string;
+  /** The instance's domain (LOCAL_DOMAIN), what `acct` and WebFinger name: `alpha.test`. */
+  domain: string;
+  /** The public streaming URL (STREAMING_URL). */
   wsUrl: string;
   /** serverless-offline's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
   lambdaEndpoint: string;
@@ -26,13 +33,41 @@ export type Stack = {
 
 // Settings the test process carries for in-process tests (test/support/env.ts);
 // the stack must choose its own.
-const APP_VARIABLES = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|BASE_URL|LOCAL_DOMAIN|STREAMING_URL|STREAMING_MANAGEMENT_URL|MEDIA_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|FUNCTION_PREFIX|MAIL_DIR|MAIL_FROM|MAIL_TRANSPORT|SECRET_KEY_BASE|EXPOSE_METRICS|RATE_LIMIT_FACTOR|VAPID_PUBLIC_KEY|VAPID_PRIVATE_KEY|SECRETS_PATH|MEDIA_SIZE_LIMIT|LOG_LEVEL|AWS_ENDPOINT_URL.*|HOST|PORT|WS_PORT|LAMBDA_PORT|S3_PORT|DYNAMO_PORT|DATA_DIR|ESBUILD_WORK_FOLDER)$/;
+const APP_VARIABLES = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|BASE_URL|LOCAL_DOMAIN|STREAMING_URL|STREAMING_MANAGEMENT_URL|MEDIA_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|FUNCTION_PREFIX|MAIL_DIR|MAIL_FROM|MAIL_TRANSPORT|SECRET_KEY_BASE|EXPOSE_METRICS|RATE_LIMIT_FACTOR|VAPID_PUBLIC_KEY|VAPID_PRIVATE_KEY|SECRETS_PATH|MEDIA_SIZE_LIMIT|LOG_LEVEL|FEDERATION_ALLOW_PRIVATE|AWS_ENDPOINT_URL.*|HOST|PORT|WS_PORT|LAMBDA_PORT|S3_PORT|DYNAMO_PORT|DATA_DIR|ESBUILD_WORK_FOLDER)$/;
 
-export async function startStack(opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Stack> {
+export type StackOptions = {
+  /** More environment for the stack (wins over everything here). */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** The address the stack listens on (127.0.0.1 unless given: `127.0.0.2`). */
+  host?: string;
+  /** Its HTTP port (a free one unless given; 80 needs root). */
+  port?: number;
+  /**
+   * The name the stack is public under (`alpha.test`, an /etc/hosts name for `host`): BASE_URL,
+   * LOCAL_DOMAIN, STREAMING_URL and MEDIA_URL use it instead of the address.
+   */
+  publicHost?: string;
+};
+
+/** `http://name:port`, without the port when it is the scheme's default (`http://alpha.test`). */
+const origin = (scheme: string, host: string, port: number) => new URL(`${scheme}://${host}:${port}`).origin;
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'tootless-stack-'));
-  const host = '127.0.0.1';
-  const [port, wsPort, lambdaPort, s3Port, dynamoPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const host = opts.host ?? '127.0.0.1';
+  const [port, wsPort, lambdaPort, s3Port, dynamoPort] = [opts.port ?? (await freePort()), await freePort(), await freePort(), await freePort(), await freePort()];
+  const name = opts.publicHost;
+  // Unnamed, the stack derives its URLs from the address and ports (infra/local/stack.ts).
+  const publicUrls: Record<string, string> = name
+    ? {
+        BASE_URL: origin('http', name, port),
+        LOCAL_DOMAIN: new URL(origin('http', name, port)).host,
+        STREAMING_URL: origin('ws', name, wsPort),
+        MEDIA_URL: `${origin('http', name, s3Port)}/${opts.env?.MEDIA_BUCKET ?? 'tootless-media-local'}`,
+      }
+    : {};
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !APP_VARIABLES.test(k)) env[k] = v;
   Object.assign(env, {
@@ -47,8 +82,18 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
     // Built once: a rebuild on a source change (an edit elsewhere in the tree) restarts every handler,
     // cutting off requests and queued messages in flight.
     ESBUILD_WATCH: 'none',
+    ...publicUrls,
     ...opts.env,
   });
+
+  // What start.ts will make of this environment (the URLs the tests use); a bad setting throws here, before any spawn.
+  let settings: ReturnType<typeof localSettings>;
+  try {
+    settings = localSettings(env, root);
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 
   // Its own process group, so stop() reaches serverless offline and esbuild too.
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
@@ -62,7 +107,6 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const baseUrl = `http://${host}:${port}`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       try {
@@ -91,7 +135,7 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
       throw new Error(`the local stack exited before it was ready:\n${output}`);
     }
     try {
-      const res = await fetch(`${baseUrl}/api/v1/apps/verify_credentials`, { signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${settings.listenUrl}/api/v1/apps/verify_credentials`, { signal: AbortSignal.timeout(5_000) });
       const body = await res.text();
       if (res.status === 401 && (res.headers.get('content-type') ?? '').includes('json') && body.includes('"error"')) break;
     } catch {
@@ -105,9 +149,10 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
   }
 
   return {
-    baseUrl,
-    wsUrl: `ws://${host}:${wsPort}`,
-    lambdaEndpoint: `http://${host}:${lambdaPort}`,
+    baseUrl: settings.baseUrl,
+    domain: settings.localDomain,
+    wsUrl: settings.streamingUrl,
+    lambdaEndpoint: settings.lambdaEndpoint,
     dataDir,
     mailDir: join(dataDir, 'mail'),
     startupMs: Date.now() - started,
@@ -120,7 +165,7 @@ export async function startStack(opts: { env?: Record<string, string>; timeoutMs
  * A local stack for the current `describe` block (or file): started before its tests,
  * stopped after them. Answers a getter, since the stack exists only once beforeAll ran.
  */
-export function useStack(opts: Parameters<typeof startStack>[0] = {}): () => Stack {
+export function useStack(opts: StackOptions = {}): () => Stack {
   let stack: Stack | undefined;
   beforeAll(async () => {
     stack = await startStack(opts);
