@@ -2,7 +2,7 @@
 // login state of local users, all on one item so auth costs one read.
 import { z } from 'zod';
 import { GSI1, gsi1, keys } from './keys';
-import { batchGet, deleteItem, getItem, nowIso, putItem, query, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, nowIso, putItem, query, setAttributes, transact, updateItem, type Item } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
 export const renderedField = z.object({ name: z.string(), value: z.string(), verifiedAt: z.string().nullable().default(null) });
@@ -116,24 +116,8 @@ export async function createLocalAccount(
 
 /** Sets profile attributes (only those given) and answers the updated account. */
 export async function updateAccount(id: string, changes: Partial<Omit<Account, 'id' | 'username' | 'createdAt'>>): Promise<Account | undefined> {
-  const entries = Object.entries({ ...changes, updatedAt: nowIso() }).filter(([, v]) => v !== undefined);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = entries.map(([k, v], i) => {
-    names[`#a${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#a${i} = :v${i}`;
-  });
-  const updated = await updateItem(
-    {
-      Key: keys.account(id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-    accountItem,
-  );
+  const set = setAttributes({ ...changes, updatedAt: nowIso() })!;
+  const updated = await updateItem({ Key: keys.account(id), ...set, ConditionExpression: 'attribute_exists(PK)' }, accountItem);
   if (updated && changes.admin !== undefined) await setAdminMembership(updated);
   return updated;
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { accountById, accountItem, accountsByIds, type Account } from './accounts';
 import { keys } from './keys';
-import { batchGet, deleteItem, getItem, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, setAttributes, transact, updateItem, type Item } from './table';
 
 const accountPointer = z.object({ accountId: z.string() });
 const statusPointer = z.object({ statusId: z.string() });
@@ -39,22 +39,16 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
 
 /** Replaces the profile attributes of a stored remote account (a refetched actor document, an Update(Person)). */
 export async function updateRemoteAccount(id: string, changes: Partial<Omit<Account, 'id' | 'uri' | 'domain' | 'createdAt'>>): Promise<Account | undefined> {
-  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return accountById(id);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = entries.map(([k, v], i) => {
-    names[`#a${i}`] = k;
-    values[`:v${i}`] = v;
-    return `#a${i} = :v${i}`;
-  });
+  const set = setAttributes(changes);
+  if (!set) return accountById(id);
   return updateItem(
     {
       Key: keys.account(id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK) AND attribute_exists(#domain)',
-      ExpressionAttributeNames: { ...names, '#domain': 'domain' },
-      ExpressionAttributeValues: values,
+      ...set,
+      // Only a remote account: an actor document never rewrites a local one (whose domain is stored as NULL).
+      ConditionExpression: 'attribute_exists(PK) AND attribute_type(#domain, :string)',
+      ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#domain': 'domain' },
+      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':string': 'S' },
     },
     accountItem,
   );

@@ -219,6 +219,24 @@ export async function transact(items: TransactItem[]): Promise<{ ok: true } | { 
   }
 }
 
+/**
+ * `SET #a0 = :v0, ...` for the attributes given (undefined ones left out), with their
+ * names and values, for an UpdateItem. Attribute names are always aliased: some are
+ * DynamoDB reserved words (`domain`, `url`, `note`...).
+ */
+export function setAttributes(changes: Record<string, unknown>): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Item } | undefined {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return undefined;
+  const names: Record<string, string> = {};
+  const values: Item = {};
+  const sets = entries.map(([k, v], i) => {
+    names[`#a${i}`] = k;
+    values[`:v${i}`] = v;
+    return `#a${i} = :v${i}`;
+  });
+  return { UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
 export const nowIso = () => new Date().toISOString();
 /** TTL attribute value: seconds since the epoch. */
 export const expiresIn = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;

@@ -162,6 +162,12 @@ describe('storing actors', () => {
     expect((await accountById(first.id))!.displayName).toBe('Fay Renamed');
   });
 
+  it('never rewrites a local account as if it were a remote one', async () => {
+    const { account } = await aUser({ username: 'localonly' });
+    expect(await updateRemoteAccount(account.id, { displayName: 'Hijacked', publicKeyPem: 'x' })).toBeUndefined();
+    expect(await accountById(account.id)).toMatchObject({ displayName: '', publicKeyPem: null, domain: null });
+  });
+
   it('keeps the handle of the actor that has it: another id claiming the same user@domain is not stored', async () => {
     const { doc } = aRemoteActor('https://handles.example', 'hugo');
     const first = (await saveActorDocument(doc))!;
