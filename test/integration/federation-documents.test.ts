@@ -4,7 +4,7 @@
 // instance actor and NodeInfo 2.1, called through the handlers against dynalite.
 // Followers-only and direct statuses are fetched with real HTTP Signatures by remote
 // actors stored the way lib/federation/actors.ts stores them.
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { handler as activity } from '../../functions/activitypub/activity';
 import { handler as actor } from '../../functions/activitypub/actor';
 import { handler as featured } from '../../functions/activitypub/featured';
@@ -18,16 +18,15 @@ import { handler as profileStatus } from '../../functions/activitypub/profile_st
 import { handler as statusDoc } from '../../functions/activitypub/status';
 import { handler as nodeinfo21 } from '../../functions/wellknown/nodeinfo_document_21';
 import { handler as webfinger } from '../../functions/wellknown/webfinger';
-import { accountItem, updateAccount, type Account } from '../../lib/db/accounts';
+import { updateAccount, type Account } from '../../lib/db/accounts';
 import { putEmoji } from '../../lib/db/emojis';
 import { addPin } from '../../lib/db/interactions';
-import { createRemoteAccount } from '../../lib/db/remote';
 import type { Status } from '../../lib/db/statuses';
 import { renderNote } from '../../lib/federation/render';
 import { signRequest } from '../../lib/federation/signatures';
 import { newId } from '../../lib/ids';
 import { call, type Answer } from '../support/http';
-import { aBareAccount, aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aStoredStatus } from '../support/factories';
+import { aBareAccount, aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aRemoteAccount, aStoredStatus } from '../support/factories';
 
 const BASE = 'https://social.example';
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
@@ -56,25 +55,8 @@ const expectNotFound = (res: Answer) => {
 type RemoteActor = { account: Account; keyId: string; privateKeyPem: string };
 
 async function aRemoteActor(domain = 'remote.example'): Promise<RemoteActor> {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const username = `peer${newId().slice(-8)}`;
-  const uri = `https://${domain}/users/${username}`;
-  const account = accountItem.parse({
-    id: newId(),
-    username,
-    domain,
-    createdAt: new Date().toISOString(),
-    uri,
-    url: `https://${domain}/@${username}`,
-    actorType: 'Person',
-    inboxUrl: `${uri}/inbox`,
-    sharedInboxUrl: `https://${domain}/inbox`,
-    publicKeyId: `${uri}#main-key`,
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    fetchedAt: new Date().toISOString(),
-  });
-  expect(await createRemoteAccount(account)).toBe(true);
-  return { account, keyId: `${uri}#main-key`, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  const { account, signer } = await aRemoteAccount({ domain, username: `peer${newId().slice(-8)}` });
+  return { account, ...signer };
 }
 
 /** The headers of a GET of `path` signed by `by` (draft-cavage, as Mastodon's authorized fetch sends it). */

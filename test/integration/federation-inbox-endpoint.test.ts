@@ -15,7 +15,7 @@ import { signRequest, type Signer } from '../../lib/federation/signatures';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
 import { inboxMessage, type InboxMessage } from '../../lib/queue/messages';
-import { aUser } from '../support/factories';
+import { aRemoteAccount, aUser } from '../support/factories';
 import { call, type Call } from '../support/http';
 import { storedItemCount } from '../support/items';
 
@@ -31,26 +31,7 @@ type RemoteActor = { account: Account; signer: Signer };
 const keyPair = () =>
   generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 
-async function aRemoteActor(username: string, domain = 'remote.example'): Promise<RemoteActor> {
-  const { publicKey, privateKey } = keyPair();
-  const uri = `https://${domain}/users/${username}`;
-  const account = accountItem.parse({
-    id: newId(),
-    username,
-    domain,
-    createdAt: new Date().toISOString(),
-    uri,
-    url: `https://${domain}/@${username}`,
-    actorType: 'Person',
-    inboxUrl: `${uri}/inbox`,
-    sharedInboxUrl: `https://${domain}/inbox`,
-    publicKeyId: `${uri}#main-key`,
-    publicKeyPem: publicKey,
-    fetchedAt: new Date().toISOString(),
-  });
-  if (!(await createRemoteAccount(account))) throw new Error('fixture: remote account taken');
-  return { account, signer: { keyId: `${uri}#main-key`, privateKeyPem: privateKey } };
-}
+const aRemoteActor = (username: string, domain = 'remote.example'): Promise<RemoteActor> => aRemoteAccount({ username, domain });
 
 let bob: RemoteActor;
 let carol: RemoteActor;

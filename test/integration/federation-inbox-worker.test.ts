@@ -17,12 +17,12 @@ import { handler as notificationsHandler } from '../../functions/notifications/i
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as inboxWorker } from '../../functions/workers/inbox';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import { accountById, accountItem, type Account } from '../../lib/db/accounts';
+import { accountById, type Account } from '../../lib/db/accounts';
 import { claimActivity } from '../../lib/db/activity_seen';
 import { followEdge, graphStates } from '../../lib/db/follows';
 import { keys } from '../../lib/db/keys';
 import { mediaById } from '../../lib/db/media';
-import { createRemoteAccount, remoteAccountByUri, remoteStatusIdByUri } from '../../lib/db/remote';
+import { remoteAccountByUri, remoteStatusIdByUri } from '../../lib/db/remote';
 import { statusById, type Status } from '../../lib/db/statuses';
 import { writeRemoteStatus } from '../../lib/db/status_writes';
 import { getItem } from '../../lib/db/table';
@@ -39,7 +39,7 @@ import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { z } from 'zod';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
-import { aFollow, aPostedStatus, aUser, type UserFixture } from '../support/factories';
+import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { useManagementApi, type ManagementRequest } from '../support/management-api';
 
 // ---- queues: the real fan-out, notify and inbox workers in-process; deliveries recorded ----
@@ -81,29 +81,11 @@ async function listen(token: string | undefined, query: Record<string, string>):
 let seq = 0;
 type Remote = Account & { uri: string; followersUrl: string; inboxUrl: string };
 
-/** A remote actor as lib/federation/actors.ts stores one (fetched just now, so never refetched). */
+/** A remote actor as lib/federation/actors.ts stores one (its key unused: the inbox endpoint verified what it sends). */
 async function aRemoteActor(opts: { host?: string; username?: string; uri?: string; followersUrl?: string; inboxUrl?: string; sharedInboxUrl?: string | null } = {}): Promise<Remote> {
-  const host = opts.host ?? 'remote.example';
   const username = opts.username ?? `r${Date.now().toString(36)}${(seq++).toString(36)}`;
-  const uri = opts.uri ?? `https://${host}/users/${username}`;
-  const now = new Date().toISOString();
-  const account = accountItem.parse({
-    id: newId(),
-    username,
-    domain: host,
-    uri,
-    url: `https://${host}/@${username}`,
-    actorType: 'Person',
-    displayName: username,
-    inboxUrl: opts.inboxUrl ?? `${uri}/inbox`,
-    sharedInboxUrl: opts.sharedInboxUrl === undefined ? `https://${host}/inbox` : opts.sharedInboxUrl,
-    followersUrl: opts.followersUrl ?? `${uri}/followers`,
-    publicKeyId: `${uri}#main-key`,
-    publicKeyPem: '-----BEGIN PUBLIC KEY-----\nnot used: the inbox endpoint verified it\n-----END PUBLIC KEY-----\n',
-    createdAt: now,
-    fetchedAt: now,
-  });
-  if (!(await createRemoteAccount(account))) throw new Error('fixture: remote actor taken');
+  const { host, ...rest } = opts;
+  const { account } = await aRemoteAccount({ ...rest, domain: host, username, displayName: username, keyless: true });
   return account as Remote;
 }
 

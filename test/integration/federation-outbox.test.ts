@@ -14,17 +14,16 @@ import { handler as createStatus } from '../../functions/statuses/create';
 import { handler as deleteStatus } from '../../functions/statuses/delete';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import { accountItem, updateAccount, type Account } from '../../lib/db/accounts';
+import { updateAccount, type Account } from '../../lib/db/accounts';
 import { followerInboxesOf } from '../../lib/db/follower_inboxes';
 import { createFollow, createFollowRequest, deleteFollow, followEdge, followItem, followRequestItem } from '../../lib/db/follows';
 import { keys } from '../../lib/db/keys';
-import { createRemoteAccount } from '../../lib/db/remote';
 import { getItem, query } from '../../lib/db/table';
 import { sendPersonDelete } from '../../lib/federation/outbox';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
-import { aFollow, aPostedStatus, aUser, type UserFixture } from '../support/factories';
+import { aFollow, aPostedStatus, aRemoteAccount as aStoredRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
 type Delivery = { inbox: string; activity: Record<string, unknown>; signer: unknown };
@@ -61,26 +60,10 @@ beforeEach(() => {
 
 // ---- remote accounts, as the actor fetcher stores them ----
 
-let seq = 0;
 /** A remote account on `server`; with `shared`, the server has a shared inbox (as Mastodon and Fedify do). */
 async function aRemoteAccount(server: string, opts: { shared?: boolean } = {}): Promise<Account> {
-  const username = `remote${seq++}`;
-  const actor = `https://${server}/users/${username}`;
-  const account = accountItem.parse({
-    id: newId(),
-    username,
-    domain: server,
-    createdAt: new Date().toISOString(),
-    uri: actor,
-    url: `https://${server}/@${username}`,
-    actorType: 'Person',
-    inboxUrl: `${actor}/inbox`,
-    sharedInboxUrl: opts.shared === false ? null : `https://${server}/inbox`,
-    followersUrl: `${actor}/followers`,
-    fetchedAt: new Date().toISOString(),
-  });
-  expect(await createRemoteAccount(account)).toBe(true);
-  return account;
+  const stored = await aStoredRemoteAccount({ domain: server, sharedInboxUrl: opts.shared === false ? null : undefined, keyless: true });
+  return stored.account;
 }
 
 /** `follower` (remote) follows `local`, as the inbox worker records an accepted Follow. */

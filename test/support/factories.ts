@@ -1,6 +1,9 @@
 // Small fixture builders that write through lib/, the way the endpoints do.
+import { generateKeyPairSync } from 'node:crypto';
 import { createAppInput, registerApp } from '../../lib/apps';
-import { createLocalAccount, type Account } from '../../lib/db/accounts';
+import { accountItem, createLocalAccount, type Account } from '../../lib/db/accounts';
+import { createRemoteAccount } from '../../lib/db/remote';
+import type { Signer } from '../../lib/federation/signatures';
 import type { App } from '../../lib/db/apps';
 import { newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
@@ -47,6 +50,55 @@ export async function aUser(opts: Partial<{
   const { app } = await anApp();
   const { raw } = await issueAccessToken(app, created.account.id, opts.scopes ?? ['read', 'write', 'follow', 'push']);
   return { account: created.account, app, token: raw, password };
+}
+
+const rsaKeyPair = () => {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+};
+
+export type RemoteAccountFixture = { account: Account; signer: Signer };
+
+/**
+ * A remote account stored as lib/federation/actors.ts stores a fetched actor (fetched just now,
+ * so never refetched), on `domain` with Mastodon's URLs and a shared inbox unless `sharedInboxUrl`
+ * is null. `signer` holds its own RSA key (one per account, so one account's key never verifies
+ * another's signature); `keyless` stores none, for tests that sign nothing.
+ */
+export async function aRemoteAccount(opts: Partial<{
+  domain: string;
+  username: string;
+  uri: string;
+  inboxUrl: string;
+  sharedInboxUrl: string | null;
+  followersUrl: string;
+  displayName: string;
+  keyless: boolean;
+}> = {}): Promise<RemoteAccountFixture> {
+  const domain = opts.domain ?? 'remote.example';
+  const username = opts.username ?? `r${unique()}`.slice(0, 30);
+  const uri = opts.uri ?? `https://${domain}/users/${username}`;
+  const keyId = `${uri}#main-key`;
+  const pair = opts.keyless ? undefined : rsaKeyPair();
+  const now = new Date().toISOString();
+  const account = accountItem.parse({
+    id: newId(),
+    username,
+    domain,
+    displayName: opts.displayName ?? '',
+    createdAt: now,
+    uri,
+    url: `https://${domain}/@${username}`,
+    actorType: 'Person',
+    inboxUrl: opts.inboxUrl ?? `${uri}/inbox`,
+    sharedInboxUrl: opts.sharedInboxUrl === undefined ? `https://${domain}/inbox` : opts.sharedInboxUrl,
+    followersUrl: opts.followersUrl ?? `${uri}/followers`,
+    publicKeyId: pair ? keyId : null,
+    publicKeyPem: pair?.publicKeyPem ?? null,
+    fetchedAt: now,
+  });
+  if (!(await createRemoteAccount(account))) throw new Error(`fixture: remote account ${username}@${domain} taken`);
+  return { account, signer: { keyId, privateKeyPem: pair?.privateKeyPem ?? '' } };
 }
 
 /** An app token (client_credentials) for the given scopes. */
