@@ -10,7 +10,7 @@ import { lookup } from 'node:dns/promises';
 import sharp from 'sharp';
 import { createStreamingAPIClient, type mastodon } from 'masto';
 import { arrival } from '../support/arrival';
-import { eventually, newUser, type MastoUser } from '../support/masto';
+import { collectEvents, eventually, newUser, type MastoUser } from '../support/masto';
 import { startStack, type Stack, type StackOptions } from '../support/stack';
 
 /** The two servers: the addresses .ci/run names in /etc/hosts. */
@@ -72,17 +72,7 @@ function seenOf(event: string, payload: unknown): Seen {
   return { event, id: p.id ?? '', uri: p.uri, visibility: p.visibility };
 }
 
-function collect(subscription: mastodon.streaming.Subscription): Seen[] {
-  const seen: Seen[] = [];
-  void (async () => {
-    try {
-      for await (const e of subscription) seen.push(seenOf(e.event, e.payload));
-    } catch {
-      // the client was closed
-    }
-  })();
-  return seen;
-}
+const collect = (subscription: mastodon.streaming.Subscription) => collectEvents(subscription, seenOf);
 
 /** Repeats `trigger` until `probe` holds: a WebSocket subscription has no answer but the events it brings. */
 async function subscribed(trigger: () => Promise<unknown>, probe: () => boolean, what: string, attempts = 15): Promise<void> {

@@ -5,7 +5,7 @@
 // `notification` and `delete` in order. Tests wait for arrival, never for time.
 import { createStreamingAPIClient, type mastodon } from 'masto';
 import { arrival } from '../support/arrival';
-import { newUser, type MastoUser } from '../support/masto';
+import { collectEvents, newUser, type MastoUser } from '../support/masto';
 import { useStack } from '../support/stack';
 
 const stack = useStack();
@@ -37,17 +37,7 @@ function seenOf(event: string, payload: unknown): Seen {
   return { event, id: p.id ?? '', reblogOf: p.reblog?.id, accountId: p.account?.id };
 }
 
-function collect(subscription: mastodon.streaming.Subscription): Seen[] {
-  const seen: Seen[] = [];
-  void (async () => {
-    try {
-      for await (const e of subscription) seen.push(seenOf(e.event, e.payload));
-    } catch {
-      // the client was closed
-    }
-  })();
-  return seen;
-}
+const collect = (subscription: mastodon.streaming.Subscription) => collectEvents(subscription, seenOf);
 
 /** Reads a server-sent-event response with fetch, as a plain HTTP client would. */
 function sse(path: string, token: string) {

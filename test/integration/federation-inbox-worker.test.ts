@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { SQSEvent } from 'aws-lambda';
-import { handler as connect } from '../../functions/streaming/connect';
 import { handler as contextHandler } from '../../functions/statuses/context';
 import { handler as showStatus } from '../../functions/statuses/show';
 import { handler as homeTimeline } from '../../functions/timelines/home';
@@ -35,12 +34,11 @@ import { processActivity, type Processed } from '../../lib/inbox';
 import { actorDeleteLimits } from '../../lib/inbox/delete';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import type { DeliverMessage, InboxMessage } from '../../lib/queue/messages';
-import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { z } from 'zod';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
-import { useManagementApi, type ManagementRequest } from '../support/management-api';
+import { connectThroughHandler, useManagementApi, type ManagementRequest } from '../support/management-api';
 
 // ---- queues: the real fan-out, notify and inbox workers in-process; deliveries recorded ----
 
@@ -63,18 +61,7 @@ useManagementApi((req: ManagementRequest, res: ServerResponse) => {
 });
 const eventsOf = (connectionId: string) => frames.filter((f) => f.connectionId === connectionId).map((f) => f.frame);
 
-async function listen(token: string | undefined, query: Record<string, string>): Promise<string> {
-  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
-  const event: WebSocketEvent = {
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
-    headers: { Host: 'social.example' },
-    queryStringParameters: token ? { access_token: token, ...query } : query,
-    isBase64Encoded: false,
-  };
-  const res = await connect(event);
-  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode} ${res.body}`);
-  return connectionId;
-}
+const listen = connectThroughHandler;
 
 // ---- remote actors and what they send ----
 

@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { FunctionUrlResponse, installAwslambda, invokeStreamed, lambdaContext } from '../../infra/local/lambda-stream';
-import { handler as connect } from '../../functions/streaming/connect';
 import { handler as message } from '../../functions/streaming/message';
 import { handler as revoke } from '../../functions/oauth/revoke';
 import { handler as verify } from '../../functions/accounts/verify_credentials';
@@ -20,14 +19,14 @@ import { appByClientId, type App } from '../../lib/db/apps';
 import { connectionById, MAX_STREAMS_PER_CONNECTION, onlineListeners, saveConnection, subscribersOf } from '../../lib/db/connections';
 import { revokeToken, tokenByHash } from '../../lib/db/tokens';
 import { sha256 } from '../../lib/crypto';
-import { bindingFor, channels, type WebSocketEvent } from '../../lib/streaming/connections';
+import { bindingFor, channels } from '../../lib/streaming/connections';
 import { openSseSession, serveSse } from '../../lib/streaming/sse';
 import { fanOut } from '../../lib/timelines/fanout';
 import { issueAccessToken } from '../../lib/tokens';
 import { call } from '../support/http';
 import { aFollow, anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
 import { arrival } from '../support/arrival';
-import { useManagementApi } from '../support/management-api';
+import { connectThroughHandler, useManagementApi } from '../support/management-api';
 
 installAwslambda();
 type Handler = Parameters<typeof invokeStreamed>[0];
@@ -63,15 +62,7 @@ const framesOf = (connectionId: string) => frames.filter((f) => f.connectionId =
 
 /** Opens a connection through the real $connect handler. */
 async function listen(token: string, query: Record<string, string>): Promise<string> {
-  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
-  const event: WebSocketEvent = {
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
-    headers: { Host: 'social.example' },
-    queryStringParameters: { access_token: token, ...query },
-    isBase64Encoded: false,
-  };
-  const res = await connect(event);
-  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode} ${res.body}`);
+  const connectionId = await connectThroughHandler(token, query);
   open.add(connectionId);
   return connectionId;
 }

@@ -1,17 +1,14 @@
 // DELETE /api/v1/statuses/:id through the fan-out worker to the streams: the
 // queued message says what the status was, so `delete` reaches the hashtag
 // streams of a public tagged status and never the public streams for a private one.
-import { randomUUID } from 'node:crypto';
 import { handler as remove } from '../../functions/statuses/delete';
 import { handler as create } from '../../functions/statuses/create';
-import { handler as connect } from '../../functions/streaming/connect';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { registerInlineWorker } from '../../lib/queue';
-import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
-import { useManagementApi } from '../support/management-api';
+import { connectThroughHandler, useManagementApi } from '../support/management-api';
 
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', notifyWorker);
@@ -25,18 +22,7 @@ useManagementApi((req, res) => {
   res.writeHead(id ? 200 : 404).end();
 });
 
-async function listen(query: Record<string, string>): Promise<string> {
-  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
-  const event: WebSocketEvent = {
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
-    headers: { Host: 'social.example' },
-    queryStringParameters: query,
-    isBase64Encoded: false,
-  };
-  const res = await connect(event);
-  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode}`);
-  return connectionId;
-}
+const listen = (query: Record<string, string>) => connectThroughHandler(undefined, query);
 
 const post = async (user: UserFixture, json: Record<string, unknown>) => {
   const res = await call(create, { method: 'POST', path: '/api/v1/statuses', json, token: user.token });

@@ -5,7 +5,6 @@
 // Management API and records every frame posted to a connection.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { handler as connect } from '../../functions/streaming/connect';
 import { handler as message } from '../../functions/streaming/message';
 import { dynamo } from '../../lib/aws';
 import type { Account } from '../../lib/db/accounts';
@@ -24,7 +23,7 @@ import { bindingFor, channels, managementClient, type WebSocketEvent } from '../
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aStoredPoll, aUser, type UserFixture } from '../support/factories';
-import { useManagementApi, type ManagementRequest } from '../support/management-api';
+import { connectThroughHandler, useManagementApi, type ManagementRequest } from '../support/management-api';
 
 // ---- a stand-in for the Management API ----
 
@@ -56,18 +55,7 @@ const framesOf = (connectionId: string, event?: string) =>
 const payloadsOf = (connectionId: string, event = 'update') => framesOf(connectionId, event).map((f) => JSON.parse(f.payload ?? 'null') as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Opens a connection through the real $connect handler. */
-async function listen(token: string | undefined, query: Record<string, string>): Promise<string> {
-  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
-  const event: WebSocketEvent = {
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
-    headers: { Host: 'social.example' },
-    queryStringParameters: token ? { access_token: token, ...query } : query,
-    isBase64Encoded: false,
-  };
-  const res = await connect(event);
-  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode} ${res.body}`);
-  return connectionId;
-}
+const listen = connectThroughHandler;
 
 const messageEvent = (connectionId: string, body: string): WebSocketEvent => ({
   requestContext: { connectionId, routeKey: '$default', eventType: 'MESSAGE', requestId: randomUUID() },

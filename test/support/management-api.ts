@@ -46,3 +46,20 @@ export function useManagementApi(answer: (req: ManagementRequest, res: ServerRes
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
 }
+
+/**
+ * Opens a WebSocket connection through the real $connect handler (with the user's token
+ * when given, and the stream query) and answers its connection id; throws when refused.
+ */
+export async function connectThroughHandler(token: string | undefined, query: Record<string, string>): Promise<string> {
+  const [{ randomUUID }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
+  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
+  const res = await connect({
+    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
+    headers: { Host: 'social.example' },
+    queryStringParameters: token ? { access_token: token, ...query } : query,
+    isBase64Encoded: false,
+  });
+  if (res.statusCode !== 200) throw new Error(`connect refused: ${res.statusCode} ${res.body}`);
+  return connectionId;
+}

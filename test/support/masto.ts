@@ -39,3 +39,19 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false>,
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * What a masto streaming subscription brings, as it arrives, each event reduced by `seen`
+ * to what the test compares; the array fills in the background until the client closes.
+ */
+export function collectEvents<T>(subscription: mastodon.streaming.Subscription, seen: (event: string, payload: unknown) => T): T[] {
+  const events: T[] = [];
+  void (async () => {
+    try {
+      for await (const e of subscription) events.push(seen(e.event, e.payload));
+    } catch {
+      // the client was closed
+    }
+  })();
+  return events;
+}
