@@ -25,7 +25,7 @@ import { deliverTo } from './deliver';
 import { actorUriOf, renderCreate, renderPerson } from './render';
 
 /** Runs one send; a failure (building or enqueueing) is logged, never thrown to the committed action. */
-async function quietly(what: string, context: Record<string, unknown>, send: () => Promise<void>): Promise<void> {
+export async function quietly(what: string, context: Record<string, unknown>, send: () => Promise<void>): Promise<void> {
   try {
     await send();
   } catch (err) {
@@ -34,14 +34,14 @@ async function quietly(what: string, context: Record<string, unknown>, send: () 
 }
 
 /** Enqueues one delivery per distinct inbox, signed by the local account `from`. */
-async function deliver(activity: Record<string, unknown>, inboxes: (string | undefined)[], from: Pick<Account, 'id'>): Promise<void> {
+export async function deliver(activity: Record<string, unknown>, inboxes: (string | undefined)[], from: Pick<Account, 'id'>): Promise<void> {
   const distinct = [...new Set(inboxes.filter((inbox): inbox is string => inbox !== undefined))];
   if (distinct.length === 0) return;
   await deliverTo(activity, distinct, { accountId: from.id });
 }
 
 /** Only a local account acting toward a remote one sends anything. */
-const crossesServers = (local: Account, remote: Account) => !isRemoteAccount(local) && isRemoteAccount(remote);
+export const crossesServers = (local: Account, remote: Account) => !isRemoteAccount(local) && isRemoteAccount(remote);
 
 /** `follower` (local) asks to follow `target` (remote); the Follow's id is derived from the follow request's id. */
 export async function sendFollow(follower: Account, target: Account, requestId: string): Promise<void> {
@@ -76,14 +76,14 @@ export async function sendRejectFollow(localAccount: Account, remoteFollower: Ac
 }
 
 /** The inboxes of the account's remote followers (one per server that has a shared inbox): one Query. */
-const followerInboxes = async (accountId: string): Promise<string[]> => (await followerInboxesOf(accountId)).map((f) => f.inbox);
+export const followerInboxes = async (accountId: string): Promise<string[]> => (await followerInboxesOf(accountId)).map((f) => f.inbox);
 
 /**
  * Who a status reaches over federation (lib/policy/federation.ts statusInboxes)
  * and the actor URIs it mentions: one Query of the follower inboxes (none for a
  * direct status) and one batch read of the mentioned and replied-to accounts.
  */
-async function statusAudience(status: Status, author: Account): Promise<{ inboxes: string[]; mentionedUris: string[] }> {
+export async function statusAudience(status: Status, author: Account): Promise<{ inboxes: string[]; mentionedUris: string[] }> {
   const mentionIds = status.mentions.map((m) => m.id);
   const accountIds = [...new Set([...mentionIds, ...(status.inReplyToAccountId ? [status.inReplyToAccountId] : [])])];
   const [followers, accounts] = await Promise.all([
@@ -97,7 +97,7 @@ async function statusAudience(status: Status, author: Account): Promise<{ inboxe
 }
 
 /** Statuses this server authored; remote ones (stored from an inbox) and reblogs (Announce: not sent yet) are not ours to send. */
-const ownPost = (status: Status, author: Account) => !isRemoteAccount(author) && status.uri === null && status.reblogOfId === null && status.accountId === author.id;
+export const ownPost = (status: Status, author: Account) => !isRemoteAccount(author) && status.uri === null && status.reblogOfId === null && status.accountId === author.id;
 
 /** The Create of a new local status, to its remote audience. Nothing is read or rendered when it has none. */
 export async function sendStatusCreate(status: Status, author: Account): Promise<void> {

@@ -29,10 +29,14 @@ import { log } from '../log';
 import { isRemoteAccount } from '../policy/federation';
 import { enqueue } from '../queue';
 import type { InboxMessage } from '../queue/messages';
+import { announce } from './announce';
 import { accept, reject } from './answer';
+import { block } from './block';
 import { create } from './create';
 import { remove } from './delete';
+import { flag } from './flag';
 import { follow } from './follow';
+import { like } from './like';
 import type { Outcome, Received } from './received';
 import { undo } from './undo';
 import { update } from './update';
@@ -52,6 +56,10 @@ const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Create: create,
   Delete: remove,
   Update: update,
+  Like: like,
+  Announce: announce,
+  Block: block,
+  Flag: flag,
 };
 
 /** Another delivery of the same activity is being processed right now: this one is retried later, by then a replay. */

@@ -6,58 +6,18 @@
 // its own test, so a failure names the step. Everything between the two servers
 // (WebFinger, signed fetches, deliveries, inbox workers) is asynchronous: each
 // check waits, bounded, for what it expects (test/support/masto.ts `eventually`).
-import { lookup } from 'node:dns/promises';
 import sharp from 'sharp';
 import { createStreamingAPIClient, type mastodon } from 'masto';
 import { arrival } from '../support/arrival';
 import { collectEvents, eventually, newUser, type MastoUser } from '../support/masto';
-import { startStack, type Stack, type StackOptions } from '../support/stack';
+import type { Stack } from '../support/stack';
+import { HOP_MS, STEP_MS, need, pairFromEnv, startBoth } from './federation/pair';
 
 /** The two servers: the addresses .ci/run names in /etc/hosts. */
-const ALPHA = { host: '127.0.0.2', port: 80, publicHost: 'alpha.test' } as const;
-const BETA = { host: '127.0.0.3', port: 80, publicHost: 'beta.test' } as const;
-
-/** How long one hop between the servers may take: a delivery, then the inbox worker, each a cold Lambda at first. */
-const HOP_MS = 60_000;
-const STEP_MS = 150_000;
-
-const stackOptions = (server: typeof ALPHA | typeof BETA): StackOptions => ({
-  ...server,
-  timeoutMs: 200_000,
-  env: {
-    // Outbound fetches and deliveries to 127.0.0.x, on the local stage only.
-    FEDERATION_ALLOW_PRIVATE: '1',
-    // Both servers, and this test, reach each other from loopback: one address for every caller.
-    RATE_LIMIT_FACTOR: '20',
-  },
-});
-
-/** Fails, naming the /etc/hosts lines, when alpha.test and beta.test do not lead to their addresses. */
-async function checkNames(): Promise<void> {
-  const missing: string[] = [];
-  for (const server of [ALPHA, BETA]) {
-    const found = await lookup(server.publicHost, { family: 4 }).then((r) => r.address, () => 'nothing');
-    if (found !== server.host) missing.push(`${server.host} ${server.publicHost}   (resolves to ${found})`);
-  }
-  if (missing.length > 0) {
-    throw new Error(`the federation suite needs these lines in /etc/hosts (.ci/run adds them):\n${missing.join('\n')}`);
-  }
-}
-
-/** Starts both stacks at once; if either fails, stops the other and says which. */
-async function startBoth(): Promise<[Stack, Stack]> {
-  const [alpha, beta] = await Promise.allSettled([startStack(stackOptions(ALPHA)), startStack(stackOptions(BETA))]);
-  if (alpha.status === 'fulfilled' && beta.status === 'fulfilled') return [alpha.value, beta.value];
-  await Promise.all([alpha, beta].map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
-  const why = [alpha, beta].map((r, i) => (r.status === 'rejected' ? `${i === 0 ? 'alpha.test' : 'beta.test'}: ${String(r.reason)}` : ''));
-  throw new Error(`a stack did not start:\n${why.filter(Boolean).join('\n')}`);
-}
-
-/** A value an earlier step made; its absence means that step failed, which this step says. */
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`needs ${what}, which an earlier step did not produce`);
-  return value;
-}
+const [ALPHA, BETA] = pairFromEnv([
+  { host: '127.0.0.2', port: 80, publicHost: 'alpha.test' },
+  { host: '127.0.0.3', port: 80, publicHost: 'beta.test' },
+]);
 
 /** The status (as this server renders it) whose ActivityPub id is `uri`. */
 const byUri = (list: mastodon.v1.Status[], uri: string) => list.find((s) => s.uri === uri);
@@ -112,8 +72,7 @@ describe('two servers of ours: a@alpha.test and b@beta.test', () => {
   const home = () => a.client.v1.timelines.home.list({ limit: 40 });
 
   beforeAll(async () => {
-    await checkNames();
-    [alpha, beta] = await startBoth();
+    [alpha, beta] = await startBoth([ALPHA, BETA]);
     process.stdout.write(`alpha.test answered in ${(alpha.startupMs / 1000).toFixed(1)} s, beta.test in ${(beta.startupMs / 1000).toFixed(1)} s\n`);
     [a, b] = await Promise.all([newUser(alpha.baseUrl, 'a'), newUser(beta.baseUrl, 'b')]);
   }, 240_000);
