@@ -1,8 +1,9 @@
 // The sweeper (DESIGN: "EventBridge rule (every minute) ──► sweeper"): closes due polls, notifying voters and authors,
-// and publishes due scheduled statuses.
+// publishes due scheduled statuses, and sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts).
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
+import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { closeDuePolls } from '../../lib/notifications/polls';
 import { publishDueScheduled } from '../../lib/statuses/scheduled';
 
@@ -36,7 +37,9 @@ export function sweepTime(event: Partial<ScheduledEvent> | null | undefined, now
 export async function run(now: number = Date.now()) {
   // Independent jobs: a failure of one does not hold the other back.
   const [polls, scheduled] = await Promise.all([closeDuePolls(now), publishDueScheduled(now)]);
-  return { polls, scheduled };
+  // After the closing, which marks the polls it closed: their Update(Question) with `closed` goes in this run.
+  const pollUpdates = await sendChangedPolls(now);
+  return { polls, scheduled, pollUpdates };
 }
 
 export const handler = async (event: ScheduledEvent) => {

@@ -136,6 +136,9 @@ export const keys = {
   /** Polls to close: one partition per minute bucket (YYYY-MM-DDTHH:MM) read by the sweeper. */
   pollExpiry: (minute: string, pollId: string): Key => ({ PK: `POLL_EXPIRY#${minute}`, SK: padId(pollId) }),
   pollExpiryPartition: (minute: string) => `POLL_EXPIRY#${minute}`,
+  /** Our polls whose counts changed since their last Update(Question): the sweeper sends one per minute at most. */
+  pollChanged: (pollId: string): Key => ({ PK: 'POLL_CHANGED', SK: padId(pollId) }),
+  pollChangedPartition: 'POLL_CHANGED',
   /** At most one notification per (recipient, type, actor, status): written with the notification, removed with it. */
   notificationOnce: (accountId: string, type: string, fromAccountId: string, statusId: string | null): Key => ({
     PK: `NOTIF_ONCE#${padId(accountId)}#${type}#${padId(fromAccountId)}#${statusId ? padId(statusId) : '-'}`,
@@ -256,6 +259,21 @@ export const keys = {
    */
   followerInbox: (accountId: string, inbox: string): Key => ({ PK: `FOLLOWER_INBOXES#${padId(accountId)}`, SK: inbox }),
   followerInboxesPartition: (accountId: string) => `FOLLOWER_INBOXES#${padId(accountId)}`,
+  /** The operator's block of a remote domain (suspend or silence): one partition, read whole and cached (lib/db/instance_domain_blocks.ts). */
+  instanceDomainBlock: (domain: string): Key => ({ PK: 'INSTANCE_DOMAIN_BLOCKS', SK: lower(domain) }),
+  instanceDomainBlocksPartition: () => 'INSTANCE_DOMAIN_BLOCKS',
+  /** A domain we hold a remote account of (GET /api/v1/instance/peers): one partition, by domain. */
+  peer: (domain: string): Key => ({ PK: 'PEERS', SK: lower(domain) }),
+  peersPartition: () => 'PEERS',
+  /** A remote account under its domain, written in its creating transaction: what suspending the domain removes. */
+  domainAccount: (domain: string, accountId: string): Key => ({ PK: `DOMAIN_ACCOUNTS#${lower(domain)}`, SK: padId(accountId) }),
+  domainAccountsPartition: (domain: string) => `DOMAIN_ACCOUNTS#${lower(domain)}`,
+
+  // ---- reports (lib/db/reports.ts) ----
+  /** A report about an account (and some of its statuses), filed here or received in a Flag. GSI1: every report, newest first. */
+  report: (id: string): Key => ({ PK: `REPORT#${padId(id)}`, SK: 'REPORT' }),
+  /** A received Flag's report about one of our accounts was stored (the Flag's id and the account): stored once. */
+  reportOnce: (flagUri: string, targetId: string): Key => ({ PK: `REPORTURI#${flagUri}#${padId(targetId)}`, SK: 'REPORTURI' }),
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */
@@ -288,6 +306,9 @@ export const gsi1 = {
   listMembership: (accountId: string, ownerId: string, listId: string) => ({ GSI1PK: `LISTED#${padId(accountId)}`, GSI1SK: `${padId(ownerId)}#${padId(listId)}` }),
   listMembershipsPartition: (accountId: string) => `LISTED#${padId(accountId)}`,
   listMembershipOwnerPrefix: (ownerId: string) => `${padId(ownerId)}#`,
+  /** Every report, newest first: the operator's list (GSI1 on the report item). */
+  report: (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) }),
+  reportsPartition: 'REPORTS',
 };
 
 export const GSI1 = 'GSI1';

@@ -145,6 +145,8 @@ export type RemoteStatusWrite = {
   status: Status;
   /** Its attachments, new items naming the status (remote files, not fetched). */
   media: Media[];
+  /** The poll of a Question (`remote`), with its expiry bucket entry: local voters hear of its end. */
+  poll?: Poll;
   /** Whether the status enters the public and hashtag timelines (lib/policy decides). */
   listed: boolean;
 };
@@ -169,6 +171,7 @@ export async function writeRemoteStatus(w: RemoteStatusWrite): Promise<{ ok: tru
     putStatus(status),
     ...countAuthorStatus(status.accountId, 1, status.createdAt),
     ...w.media.map(putRemoteMedia),
+    ...(w.poll ? [{ Put: { Item: pollRecord(w.poll) } }, { Put: { Item: pollExpiryRecord(w.poll) } }] : []),
   ];
   let parentAt = -1;
   if (status.inReplyToId) {

@@ -15,16 +15,19 @@ import { recordDirectStatus } from '../conversations';
 import { config } from '../config';
 import { newId } from '../ids';
 import { log } from '../log';
-import { entersPublicTimelines, searchableByAnyone } from '../policy';
+import { listedInPublicTimelines, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
 import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { normalizeTag, parseStatusText } from '../text/status';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
+import { readQuestion, remotePoll, type ReadPoll } from './polls';
+import { fetchMentionedActors } from './mentions';
+import { fetchParent, newThreadBudget, type ThreadBudget } from './threads';
 import { parseLocalUrl } from './urls';
 import { asArray, canonicalId, dateOf, httpUrl, idOf, idsOf, isPublicCollection, objectOf, sameHost, textOf, typeOf, urlOf, type ApDocument } from './vocab';
 
-/** What is stored as a status: a Note; Article, Page and Question as a plain status of their content (part 1). */
+/** What is stored as a status: a Note; Article and Page as a plain status of their content; Question with its poll. */
 const NOTE_TYPES = new Set(['Note', 'Article', 'Page', 'Question']);
 /** Attachment types read; anything else (links, property values) is not media. */
 const MEDIA_TYPES = new Set(['Document', 'Image', 'Video', 'Audio']);
@@ -61,13 +64,15 @@ export type ReadNote = {
   mentioned: string[];
   tags: string[];
   attachments: RemoteAttachment[];
+  /** A Question's poll (./polls.ts). */
+  poll: ReadPoll | undefined;
 };
 
 /**
  * The visibility its addressing gives a Note: public when the public collection is in `to`, unlisted when in
  * `cc`, followers-only when the author's followers are addressed, else direct (Mastodon's visibility_from_audience).
  */
-function visibilityOf(to: string[], cc: string[], author: Account): Visibility {
+export function visibilityOf(to: string[], cc: string[], author: Account): Visibility {
   if (to.some(isPublicCollection)) return 'public';
   if (cc.some(isPublicCollection)) return 'unlisted';
   if (author.followersUrl && [...to, ...cc].includes(author.followersUrl)) return 'private';
@@ -156,6 +161,9 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
   const contentHtml = sanitizeRemoteHtml(textOf(note, 'content') ?? '');
   const spoilerText = htmlToText(textOf(note, 'summary') ?? '');
   if (contentHtml.length > MAX_CONTENT_LENGTH || spoilerText.length > MAX_SPOILER_LENGTH) return undefined;
+  // A poll we could not store refuses the status, as oversize content does; a Question without options is a plain status.
+  const poll = typeOf(note) === 'Question' ? readQuestion(note) : 'none';
+  if (poll === 'refused') return undefined;
 
   const to = idsOf(note.to);
   const cc = idsOf(note.cc);
@@ -184,6 +192,7 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
     mentioned: [...new Set([...mentionTags, ...audience])].filter((id) => id !== author.uri && id !== author.followersUrl).slice(0, MAX_MENTIONS),
     tags: [...new Set(hashtags)].slice(0, MAX_TAGS),
     attachments: asArray(note.attachment).flatMap((a) => attachmentOf(a) ?? []).slice(0, MAX_REMOTE_MEDIA),
+    poll: poll === 'none' ? undefined : poll,
   };
 }
 
@@ -201,16 +210,19 @@ async function parentOf(inReplyTo: string | undefined): Promise<Status | undefin
 type Mention = Status['mentions'][number];
 
 /**
- * The mentioned accounts we know: ours by their actor URL, remote ones already stored (part 1 fetches none for a
- * mention). Actors we do not know are left out, as they could not be shown or notified.
+ * The mentioned accounts: ours by their actor URL, remote ones stored, and with `fetchUnknown` the first few
+ * unknown ones fetched (./mentions.ts). Actors not found are left out, as they could not be shown or notified.
  */
-async function mentionsOf(actorIds: string[]): Promise<Mention[]> {
+async function mentionsOf(actorIds: string[], fetchUnknown: boolean): Promise<Mention[]> {
   const usernames = actorIds.flatMap((id) => {
     const local = parseLocalUrl(id);
     return local?.kind === 'actor' ? [local.username] : [];
   });
   const locals = await localAccountsByUsernames(usernames);
-  const remotes = await Promise.all(actorIds.filter((id) => !parseLocalUrl(id)).map((id) => remoteAccountByUri(id)));
+  const remoteIds = actorIds.filter((id) => !parseLocalUrl(id));
+  const known = await Promise.all(remoteIds.map((id) => remoteAccountByUri(id)));
+  const unknown = remoteIds.filter((_, i) => !known[i]);
+  const remotes = [...known, ...(fetchUnknown && unknown.length > 0 ? await fetchMentionedActors(unknown) : [])];
   const found: Mention[] = [
     ...[...locals.values()].map((a) => ({ id: a.id, username: a.username, acct: a.username, url: `${config.baseUrl}/@${a.username}` })),
     ...remotes.flatMap((a) => (a?.domain ? [{ id: a.id, username: a.username, acct: `${a.username}@${a.domain}`, url: a.url ?? a.uri ?? '' }] : [])),
@@ -248,7 +260,8 @@ function statusOf(read: ReadNote, author: Account, parent: Status | undefined, m
     mentions,
     tags: read.tags,
     mediaIds: media.map((m) => m.id),
-    pollId: null,
+    // The poll's id is the status's (one poll per status).
+    pollId: read.poll ? id : null,
     applicationName: null,
     applicationWebsite: null,
     repliesCount: 0,
@@ -285,33 +298,52 @@ async function indexStored(status: Status): Promise<void> {
 }
 
 /**
+ * How a Note is stored. `distribute: false`: not fanned out into homes nor notified (an ancestor fetched for a
+ * reply, as Mastodon's fetches are not distributed). `thread`: what is left for fetching missing ancestors
+ * (./threads.ts), shared by the ancestors of one received status; a new budget when absent.
+ */
+export type StoreOptions = { distribute?: boolean; thread?: ThreadBudget };
+
+/** The parent a reply names, fetched and stored (without distributing it) when we do not have it; undefined when it cannot be had. */
+async function fetchedParent(inReplyTo: string | undefined, thread: ThreadBudget): Promise<Status | undefined> {
+  if (!inReplyTo) return undefined;
+  const fetched = await fetchParent(inReplyTo, thread);
+  if (!fetched) return undefined;
+  // Stored as any Note is (its author and origin checked by readNote), its own parent fetched first.
+  const stored = await storeRemoteNote(fetched.note, fetched.author, { distribute: false, thread });
+  return stored && stored.uri === inReplyTo && !stored.reblogOfId ? stored : undefined;
+}
+
+/**
  * Stores the Note (once; a second call answers the stored status) and fans it out; undefined when it is not
  * acceptable (see readNote) or was deleted. A Note found stored whose fan-out has not run is fanned out again:
  * a worker that died between storing and enqueuing is finished by the redelivery (a fan-out page and a
  * notification are each written once however often they are asked for).
  */
-export async function storeRemoteNote(note: Record<string, unknown>, author: Account): Promise<Status | undefined> {
+export async function storeRemoteNote(note: Record<string, unknown>, author: Account, options: StoreOptions = {}): Promise<Status | undefined> {
+  const distribute = options.distribute !== false;
   if (!author.domain) return undefined;
   const read = readNote(note, author);
   if (!read) return undefined;
   const stored = await storedNote(read.uri);
   if (stored === 'gone') return undefined;
   if (stored) {
-    if (!(await fanoutPageDone(stored.id, 'create', ''))) await fanOutRemote(stored, author);
+    if (distribute && !(await fanoutPageDone(stored.id, 'create', ''))) await fanOutRemote(stored, author);
     return stored;
   }
 
-  let parent = await parentOf(read.inReplyTo);
-  const mentions = await mentionsOf(read.mentioned);
+  let parent = (await parentOf(read.inReplyTo)) ?? (await fetchedParent(read.inReplyTo, options.thread ?? newThreadBudget()));
+  // A fetched ancestor notifies no one: its unknown mentions are not worth a fetch.
+  const mentions = await mentionsOf(read.mentioned, distribute);
   const id = newId(read.createdAt);
   const media = mediaOf(read.attachments, author, id, read.createdAt.toISOString());
   let status = statusOf(read, author, parent, mentions, media, id);
-  let written = await writeRemoteStatus({ status, media, listed: entersPublicTimelines(status) });
+  let written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author) });
   if ('failed' in written && written.failed === 'reply-target-gone') {
     // The parent was deleted meanwhile: the reply stands on its own, as one to an unknown status.
     parent = undefined;
     status = statusOf(read, author, parent, mentions, media, id);
-    written = await writeRemoteStatus({ status, media, listed: entersPublicTimelines(status) });
+    written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author) });
   }
   if ('failed' in written) {
     // Another delivery stored it first: answer that one (its own worker fans it out).
@@ -320,6 +352,6 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
   }
   log.info('remote status stored', { statusId: status.id, uri: status.uri, authorId: author.id });
   await indexStored(status);
-  await fanOutRemote(status, author);
+  if (distribute) await fanOutRemote(status, author);
   return status;
 }

@@ -9,12 +9,14 @@ import { config } from '../config';
 import { accountsByIds, type Account } from '../db/accounts';
 import { emojisByShortcodes, type Emoji } from '../db/emojis';
 import { mediaByIds, type Media } from '../db/media';
+import { pollsByIds, type Poll } from '../db/polls';
 import { statusesByIds, type Status } from '../db/statuses';
 import { mediaUrl } from '../media/storage';
 import { statusAddressing } from '../policy';
 import { shortcodesIn, shortcodesOfEach } from '../render/emoji';
 import { fieldValueToHtml, noteToHtml } from '../text';
 import { instancePublicKey, publicKeyOf } from './keys';
+import { questionFields } from './polls';
 import { AS_PUBLIC, apUrls } from './urls';
 
 export type ApObject = Record<string, unknown>;
@@ -39,6 +41,7 @@ const EXTENSIONS = {
   schema: 'http://schema.org#',
   PropertyValue: 'schema:PropertyValue',
   value: 'schema:value',
+  votersCount: 'toot:votersCount',
 } as const;
 
 /** The @context of every document we serve or send. */
@@ -167,6 +170,10 @@ export type NoteSources = {
   /** The parents of replies (absent when deleted). */
   parents: Map<string, Status>;
   emojis: Map<string, Emoji>;
+  /** The polls of poll statuses (rendered as Questions). */
+  polls: Map<string, Poll>;
+  /** The instant a poll is judged ended by (the sweeper's, which a test may move); now when absent. */
+  now?: number;
 };
 
 /** Reads what `statuses` render with: one round of batch reads (attachments, accounts, parents, emoji) in parallel. */
@@ -179,13 +186,14 @@ export async function noteSources(statuses: Status[]): Promise<NoteSources> {
     if (s.inReplyToId) parentIds.add(s.inReplyToId);
   }
   const shortcodes = shortcodesOfEach(statuses.map((s) => [s.spoilerText, s.text]));
-  const [media, accounts, parents, emojis] = await Promise.all([
+  const [media, accounts, parents, emojis, polls] = await Promise.all([
     mediaByIds(statuses.flatMap((s) => s.mediaIds)),
     accountsByIds([...accountIds]),
     statusesByIds([...parentIds]),
     shortcodes.length > 0 ? emojisByShortcodes(shortcodes) : Promise.resolve(new Map<string, Emoji>()),
+    pollsByIds(statuses.flatMap((s) => (s.pollId ? [s.pollId] : []))),
   ]);
-  return { media, accounts, parents, emojis };
+  return { media, accounts, parents, emojis, polls };
 }
 
 /** The ActivityPub id of a status: ours minted from its author, a remote one's its own `uri`. */
@@ -238,6 +246,7 @@ export function noteOf(status: Status, author: Account, sources: NoteSources): A
   const { to, cc } = statusAddressing(status, { publicCollection: AS_PUBLIC, followers: apUrls.followers(author.username), mentioned: mentions.actors });
   const hashtags = status.tags.map((name) => ({ type: 'Hashtag', href: apUrls.tag(name), name: `#${name}` }));
   const emojis = emojiTags(shortcodesIn([status.spoilerText, status.text]), sources.emojis);
+  const poll = status.pollId ? sources.polls.get(status.pollId) : undefined;
   return {
     id: apUrls.status(author.username, status.id),
     type: 'Note',
@@ -258,6 +267,7 @@ export function noteOf(status: Status, author: Account, sources: NoteSources): A
       return document ? [document] : [];
     }),
     tag: [...mentions.tags, ...hashtags, ...emojis],
+    ...(poll ? questionFields(poll, sources.now) : {}),
   };
 }
 
@@ -286,20 +296,21 @@ export async function renderCreate(status: Status, author: Account): Promise<ApO
 
 /**
  * The Announce of a reblog, without @context: the original by its id (ours or its
- * server's), addressed as Mastodon addresses a public reblog: to everyone, cc the
- * original's author and the reblogger's followers.
+ * server's), addressed as Mastodon addresses a reblog of its visibility (a public
+ * one to everyone, cc the reblogger's followers), the original's author in `cc`.
  */
 export function announceOf(reblog: Status, reblogger: Account, original: Status, originalAuthor: Account): ApObject | undefined {
   const object = statusApId(original, originalAuthor);
   const originalActor = actorUriOf(originalAuthor);
   if (!object || !originalActor) return undefined;
+  const { to, cc } = statusAddressing(reblog, { publicCollection: AS_PUBLIC, followers: apUrls.followers(reblogger.username), mentioned: [] });
   return {
     id: apUrls.activity(reblogger.username, reblog.id),
     type: 'Announce',
     actor: apUrls.actor(reblogger.username),
     published: reblog.createdAt,
-    to: [AS_PUBLIC],
-    cc: [originalActor, apUrls.followers(reblogger.username)],
+    to,
+    cc: [originalActor, ...cc],
     object,
   };
 }

@@ -5,6 +5,7 @@ import { FetchFailed, fetchObject } from '../federation/fetch';
 import { storeRemoteNote } from '../federation/notes';
 import { idOf, objectOf, type ApDocument } from '../federation/vocab';
 import { onActorsServer, type Outcome, type Received } from './received';
+import { receiveVote } from './vote';
 
 /** The created object: embedded, or fetched by its id (which must be on the actor's server before we ask it). */
 async function createdObject(received: Received): Promise<ApDocument | undefined> {
@@ -29,6 +30,9 @@ async function createdObject(received: Received): Promise<ApDocument | undefined
 export async function create(received: Received): Promise<Outcome> {
   const note = await createdObject(received);
   if (!note) return 'ignored';
+  // A Note with a `name` answering one of our polls is a vote (./vote.ts), never a status.
+  const vote = await receiveVote(received, note);
+  if (vote) return vote;
   // storeRemoteNote refuses what is not a note of this actor (attributedTo, origin, size).
   return (await storeRemoteNote(note, received.actor)) ? 'applied' : 'ignored';
 }

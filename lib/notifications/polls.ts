@@ -4,7 +4,7 @@
 // asks the notify worker to tell each voter and the author, then removes the
 // bucket entry. A redelivered or repeated run is harmless: the worker writes a
 // poll notification once per (recipient, poll status).
-import { pollById, pollExpiryEntries, removePollExpiry, votersOf, type Poll } from '../db/polls';
+import { markPollChanged, pollById, pollExpiryEntries, removePollExpiry, votersOf, type Poll } from '../db/polls';
 import { advanceSweeperWatermark, sweeperWatermark } from '../db/sweeper';
 import { log } from '../log';
 import { enqueue } from '../queue';
@@ -25,9 +25,9 @@ async function inChunks<T>(items: T[], size: number, each: (item: T) => Promise<
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(each));
 }
 
-/** Voters of a poll (all of them) and its author, each once. */
+/** Voters of a poll (all of them) and its author, each once; a remote poll's author hears of it from its own server. */
 async function pollAudience(poll: Poll): Promise<string[]> {
-  return [...new Set([...(await votersOf(poll.id)), poll.accountId])];
+  return [...new Set([...(await votersOf(poll.id)), ...(poll.remote ? [] : [poll.accountId])])];
 }
 
 /** Notifies the audience of one due bucket entry, then removes the entry. Answers whether a poll was closed. */
@@ -39,6 +39,8 @@ async function closeEntry(minute: string, pollId: string, now: number): Promise<
     await inChunks(audience, PARALLEL_MESSAGES, (accountId) =>
       enqueue('notify', { type: 'poll', accountId, fromAccountId: poll.accountId, statusId: poll.statusId }),
     );
+    // Our poll's end goes to other servers as an Update(Question) with `closed` (lib/federation/send_polls.ts).
+    if (!poll.remote) await markPollChanged(poll);
   }
   await removePollExpiry(minute, pollId);
   return poll !== undefined;

@@ -5,6 +5,10 @@
 // stacks start once for all of them (test/e2e/federation/pair.ts).
 import type { Stack } from '../support/stack';
 import { pairFromEnv, startBoth } from './federation/pair';
+import { pollsSteps } from './federation/polls';
+import { blocksReportsSteps } from './federation/blocks_reports';
+import { threadsSteps } from './federation/threads';
+import { operatorSteps } from './federation/operator';
 
 const SERVERS = pairFromEnv([
   { host: '127.0.0.4', port: 80, publicHost: 'gamma.test' },
@@ -30,4 +34,9 @@ describe('two servers of ours: gamma.test and delta.test', () => {
   it('serves each stack under its own name', () => {
     expect(pair().map((s) => s.domain)).toEqual(SERVERS.map((s) => s.publicHost));
   });
+
+  pollsSteps(pair);
+  blocksReportsSteps(pair);
+  threadsSteps(pair);
+  operatorSteps(pair);
 });
