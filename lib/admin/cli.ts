@@ -26,6 +26,8 @@ import {
   listEmojiCommand,
   deleteAppCommand,
 } from './commands';
+import { federationCommand, FEDERATION_USAGE, type FederationFlags } from './federation_cli';
+import { listReports, resolveReportCommand, showReport } from './report_commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
 
@@ -48,6 +50,8 @@ Instance settings
       registrations        open | approved | none
       email-confirmation   on | off
       public-preview       on | off
+      domain-blocks-public on | off  (GET /api/v1/instance/domain_blocks lists the domain blocks)
+      authorized-fetch     on | off  (ActivityPub documents only to signed requests)
       title, short-description, description, contact-email   text ('' clears the optional ones)
       contact-username     a local username, or none
       languages            ISO 639-1 codes separated by commas, e.g. en,fr
@@ -59,6 +63,13 @@ Custom emoji
                                      add an emoji (PNG, GIF or WebP, at most 256 KB; resized to fit 128×128)
   emoji remove <shortcode>           remove an emoji
   emoji list                         list the custom emoji
+
+Reports
+  reports list                       list the latest reports (filed here or received from other servers), newest first
+  reports show <id>                  show a report
+  reports resolve <id>               mark a report resolved
+
+${FEDERATION_USAGE}
 
 Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, STREAMING_URL, ...).
 With none set on the local stage, the local stack's dynalite (npm start) is used.`;
@@ -114,6 +125,9 @@ export async function main(argv: string[], io: Output): Promise<number> {
         help: { type: 'boolean', short: 'h' },
         category: { type: 'string' },
         hidden: { type: 'boolean' },
+        severity: { type: 'string' },
+        'public-comment': { type: 'string' },
+        'private-comment': { type: 'string' },
       },
     });
   } catch (err) {
@@ -149,7 +163,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   }
 }
 
-type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean };
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean } & FederationFlags;
 
 async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
   const accountFlags = () => {
@@ -236,6 +250,25 @@ async function dispatch(group: string | undefined, command: string | undefined, 
       noMore(rest);
       return listEmojiCommand();
     }
+  }
+  if (group === 'reports') {
+    accountFlags();
+    const [id, ...extra] = rest;
+    if (command === 'list') {
+      noMore(rest);
+      return listReports();
+    }
+    const single: Record<string, (id: string) => Promise<string>> = { show: showReport, resolve: resolveReportCommand };
+    const run = command ? single[command] : undefined;
+    if (run) {
+      noMore(extra);
+      return run(need(id, 'the report id'));
+    }
+  }
+  if (group === 'domains' || group === 'federation') {
+    accountFlags();
+    const output = await federationCommand(group, command, rest, flags);
+    if (output !== undefined) return output;
   }
   const what = [group, command].filter(Boolean).join(' ');
   throw new AdminError(what ? `Unknown command ${JSON.stringify(what)}\n\n${USAGE}` : USAGE);

@@ -80,6 +80,8 @@ export type Severed = {
   requestedBy: boolean;
   /** A remote follower's inbox (its edge's `followerInbox`): it is taken off the blocker's follower inboxes too. */
   followedByInbox?: string;
+  /** A remote blocker's own edge's `followerInbox` (a received Block): taken off the blocked account's follower inboxes. */
+  followingInbox?: string;
 };
 
 /**
@@ -108,6 +110,7 @@ export async function createBlock(block: Block, severed: Severed): Promise<boole
   edge(severed.following, a, b);
   edge(severed.followedBy, b, a);
   if (severed.followedBy && severed.followedByInbox) items.push(countFollowerInbox(a, severed.followedByInbox, -1));
+  if (severed.following && severed.followingInbox) items.push(countFollowerInbox(b, severed.followingInbox, -1));
   request(severed.requested, a, b);
   request(severed.requestedBy, b, a);
   return (await transact([...items, ...decrements(counters)])).ok;

@@ -79,6 +79,9 @@ export const keys = {
   pollPartition: (pollId: string) => `POLL#${padId(pollId)}`,
   /** Sort-key prefix of the votes under a poll's partition (the poll item itself sorts apart). */
   pollVotePrefix: 'VOTE#',
+  /** A version of an edited status (its original and each edit), oldest first: the history (lib/db/status_edits.ts). */
+  statusEdit: (statusId: string, editId: string): Key => ({ PK: `EDITS#${padId(statusId)}`, SK: padId(editId) }),
+  statusEditsPartition: (statusId: string) => `EDITS#${padId(statusId)}`,
   /** A media attachment. GSI1: none; ownership is an attribute. */
   media: (id: string): Key => ({ PK: `MEDIA#${padId(id)}`, SK: 'MEDIA' }),
 

@@ -1,6 +1,7 @@
 // Blocking and muting (Mastodon's BlockService / UnblockService / MuteService):
 // a block severs the follows and pending requests both ways in one transaction
-// and takes each account's statuses out of the other's home; a mute only hides.
+// and takes each account's statuses out of the other's home (a remote account's
+// server hears of it: lib/federation/send_moderation.ts); a mute only hides.
 // What they hide on read is decided in lib/policy/hidden.ts.
 import { isVisible, visibleAccountsByIds } from '../policy/accounts';
 import type { Account } from '../db/accounts';
@@ -11,6 +12,7 @@ import { nowIso } from '../db/table';
 import { notFound } from '../errors';
 import { followActivityId } from '../federation/activities';
 import { sendRejectFollow, sendUndoFollow } from '../federation/outbox';
+import { sendBlock, sendUndoBlock } from '../federation/send_moderation';
 import { isId, newId } from '../ids';
 import type { Page } from '../paging';
 import type { AccountPage } from './followers_following';
@@ -50,6 +52,7 @@ export async function block(viewer: Account, targetId: string): Promise<Relation
     // Each side's statuses leave the other's home (also filtered on read meanwhile).
     await Promise.all([unmergeFromHome(viewer.id, target.id), unmergeFromHome(target.id, viewer.id)]);
     await tellRemoteOfSevered(viewer, state);
+    await sendBlock(viewer, target, record.id);
   }
   return renderRelationship(target.id, {
     ...state,
@@ -76,7 +79,8 @@ async function tellRemoteOfSevered(viewer: Account, state: GraphState & { accoun
 
 export async function unblock(viewer: Account, targetId: string): Promise<Relationship> {
   const state = await targetState(viewer, targetId);
-  if (state.blocking) await deleteBlock(viewer.id, state.account.id);
+  const lifted = state.blocking ? await deleteBlock(viewer.id, state.account.id) : undefined;
+  if (lifted) await sendUndoBlock(viewer, state.account, lifted.id);
   return renderRelationship(state.account.id, { ...state, blocking: false });
 }
 

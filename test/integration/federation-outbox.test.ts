@@ -286,6 +286,7 @@ describe('the inboxes of remote followers', () => {
     expect(deliveries.map((d) => [d.inbox, d.activity.type])).toEqual([
       [bob.inboxUrl, 'Undo'],
       [bob.inboxUrl, 'Reject'],
+      [bob.inboxUrl, 'Block'],
     ]);
     expect(ofType('Undo')[0]!.activity).toMatchObject({ object: { id: ourFollow, type: 'Follow' } });
     expect(ofType('Reject')[0]!.activity).toMatchObject({ object: { type: 'Follow', actor: bob.uri, object: apUrls.actor(alice.account.username) } });

@@ -22,6 +22,8 @@ export type Stack = {
   wsUrl: string;
   /** serverless-offline's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
   lambdaEndpoint: string;
+  /** Its DynamoDB emulator and table: where `npm run admin` finds the stack's state. */
+  dynamo: { endpoint: string; tableName: string };
   dataDir: string;
   mailDir: string;
   /** Milliseconds from spawn to the API answering. */
@@ -153,6 +155,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     domain: settings.localDomain,
     wsUrl: settings.streamingUrl,
     lambdaEndpoint: settings.lambdaEndpoint,
+    dynamo: { endpoint: `http://${settings.emulatorHost}:${settings.dynamoPort}`, tableName: settings.tableName },
     dataDir,
     mailDir: join(dataDir, 'mail'),
     startupMs: Date.now() - started,
