@@ -7,6 +7,7 @@
 import type { Account } from '../db/accounts';
 import { mediaByIds } from '../db/media';
 import { remoteAccountsByAccts } from '../db/remote';
+import { resolveHandles } from '../federation/mentions';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
@@ -41,6 +42,12 @@ import { config } from '../config';
 import { entersPublicTimelines, isRemoteMention, searchableByAnyone, viewableStatus } from '../policy';
 
 export const MAX_MEDIA = 4;
+
+/** `username@domain` (a key of the remote accounts found for a status's handles) as its two parts. */
+const splitHandleKey = (key: string): [string, string] => {
+  const at = key.lastIndexOf('@');
+  return [key.slice(0, at), key.slice(at + 1)];
+};
 export const POLL_LIMITS = {
   minOptions: 2,
   maxOptions: COUNTED_LIMITS.pollOptions,
@@ -106,11 +113,12 @@ export async function checkMedia(author: Account, mediaIds: string[], reservedFo
 }
 
 /**
- * Mentions resolve to local accounts by username and to remote accounts this
- * server already knows by `@user@domain` (no WebFinger while posting); the
+ * Mentions resolve to local accounts by username and to remote accounts by
+ * `@user@domain`: known ones from storage, the first few unknown ones through
+ * WebFinger and their actor, each briefly (lib/federation/mentions.ts); the
  * others stay plain text. A remote mention's `acct` is its handle, as Mastodon renders it.
  */
-async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMention>> {
+export async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMention>> {
   const remoteHandles = remoteMentionHandles(text);
   const [accounts, remote] = await Promise.all([localAccountsByUsernames(localMentionUsernames(text)), remoteAccountsByAccts(remoteHandles)]);
   const resolved = new Map<string, ResolvedMention>();
@@ -122,9 +130,12 @@ async function resolveMentions(text: ParsedText): Promise<Map<string, ResolvedMe
       url: `${config.baseUrl}/@${account.username}`,
     });
   }
-  for (const account of remote.values()) {
+  const unknown = remoteHandles.filter((h) => !remote.has(`${h.username}@${h.domain}`.toLowerCase()));
+  // Found under the handle as written: its account's domain may differ (WebFinger delegated to another host).
+  if (unknown.length > 0) for (const [key, account] of await resolveHandles(unknown)) remote.set(key, account);
+  for (const [key, account] of remote) {
     const domain = account.domain ?? '';
-    resolved.set(remoteMentionKey(account.username, domain), {
+    resolved.set(remoteMentionKey(...splitHandleKey(key)), {
       id: account.id,
       username: account.username,
       acct: `${account.username}@${domain}`,
