@@ -27,6 +27,7 @@ import { MAX_ID_LENGTH } from '../federation/notes';
 import { canonicalId, idOf, objectOf, sameHost, typeOf, type ApDocument } from '../federation/vocab';
 import { log } from '../log';
 import { isRemoteAccount } from '../policy/federation';
+import { isSuspendedUrl } from '../policy/instance_domains';
 import { enqueue } from '../queue';
 import type { InboxMessage } from '../queue/messages';
 import { announce } from './announce';
@@ -42,10 +43,10 @@ import { undo } from './undo';
 import { update } from './update';
 
 /**
- * How old a claim must be before a redelivery takes it over: longer than the inbox worker lives (60 s,
- * functions/workers/functions.yml), shorter than the queue's visibility timeout (360 s, infra/queues.yml).
+ * How old a claim must be before a redelivery takes it over: longer than the inbox worker lives (120 s,
+ * functions/workers/functions.yml), shorter than the queue's visibility timeout (720 s, infra/queues.yml).
  */
-export const CLAIM_STALE_MS = 120_000;
+export const CLAIM_STALE_MS = 180_000;
 
 /** The handler of each activity type; any other type is ignored. */
 const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
@@ -102,6 +103,11 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
   const parts = checked(activity, message.signer);
   if (typeof parts === 'string') {
     log.warn('inbox: activity refused', { reason: parts, signer: message.signer, id: activity?.id });
+    return finish(message, 'refused');
+  }
+  // Queued before the operator suspended its server: dropped, nothing written.
+  if (await isSuspendedUrl(parts.actorUri)) {
+    log.info('inbox: activity of a suspended server dropped', { id: parts.id, type: parts.type });
     return finish(message, 'refused');
   }
   const handler = HANDLERS[parts.type];
