@@ -9,6 +9,7 @@ import type { Page } from '../paging';
 import { newId } from '../ids';
 import { queryIdRange, type RangeTarget } from './id_range';
 import { keys } from './keys';
+import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
 import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, type TransactItem } from './table';
@@ -174,13 +175,19 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
  * statusesCount, all or nothing.
  */
 export async function addReblog(reblog: Status, original: Status): Promise<Toggle> {
+  const result = await transact([...reblogWrites(reblog, original), { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } }]);
+  if (result.ok) return 'changed';
+  return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+/** What every reblog writes, its flag first: the flag, the reblog status, the reblogged_by entry and both counters. */
+function reblogWrites(reblog: Status, original: Status): TransactItem[] {
   const accountId = reblog.accountId;
   const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt };
-  const result = await transact([
+  return [
     { Put: { Item: { ...keys.reblogFlag(accountId, original.id), ...flag }, ConditionExpression: ifAbsent } },
     { Put: { Item: statusRecord(reblog), ConditionExpression: ifAbsent } },
     { Put: { Item: { ...keys.statusReblogs(original.id, reblog.id), id: reblog.id, accountId, statusId: original.id, visibility: reblog.visibility } } },
-    { Put: { Item: homeEntryRecord(accountId, reblog, original.mediaIds.length > 0) } },
     counterUpdate(original.id, 'reblogsCount', 1),
     {
       Update: {
@@ -190,9 +197,23 @@ export async function addReblog(reblog: Status, original: Status): Promise<Toggl
         ExpressionAttributeValues: { ':at': reblog.createdAt, ':one': 1 },
       },
     },
+  ];
+}
+
+/**
+ * Writes a reblog received from another server (an Announce; `reblog.uri` is its id): as addReblog, with
+ * the pointer from the Announce's id, and no home entry (the reblogger's home is on its own server).
+ * `unchanged` when the Announce was stored before (its pointer stays after an Undo, so it is never stored
+ * again) or the account has reblogged the original already; all or nothing.
+ */
+export async function addRemoteReblog(reblog: Status, original: Status): Promise<Toggle> {
+  if (!reblog.uri) throw new Error(`addRemoteReblog: reblog ${reblog.id} has no uri`);
+  const result = await transact([
+    { Put: { Item: statusUriPointer(reblog.uri, reblog.id), ConditionExpression: ifAbsent } },
+    ...reblogWrites(reblog, original),
   ]);
   if (result.ok) return 'changed';
-  return result.failed.includes(0) ? 'unchanged' : 'gone';
+  return result.failed.includes(0) || result.failed.includes(1) ? 'unchanged' : 'gone';
 }
 
 /**

@@ -5,6 +5,7 @@
 // accounts) is looked up next; one transaction stores it (lib/db/status_writes.ts
 // writeRemoteStatus); the same queues as posting deliver it.
 import type { Account } from '../db/accounts';
+import type { RemoteEmoji } from '../db/emojis';
 import type { Media } from '../db/media';
 import { remoteAccountByUri, remoteStatusIdByUri } from '../db/remote';
 import { writeSearchIndex } from '../db/search';
@@ -21,6 +22,8 @@ import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { normalizeTag, parseStatusText } from '../text/status';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
+import { readEmojiTags } from './emoji_tags';
+import { requestAttachmentCopies, requestCopiesOfStatus } from './media_requests';
 import { readQuestion, remotePoll, type ReadPoll } from './polls';
 import { fetchMentionedActors } from './mentions';
 import { fetchParent, newThreadBudget, type ThreadBudget } from './threads';
@@ -66,6 +69,8 @@ export type ReadNote = {
   attachments: RemoteAttachment[];
   /** A Question's poll (./polls.ts). */
   poll: ReadPoll | undefined;
+  /** Its server's custom emoji that its text uses (./emoji_tags.ts). */
+  emojis: RemoteEmoji[];
 };
 
 /**
@@ -193,6 +198,7 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
     tags: [...new Set(hashtags)].slice(0, MAX_TAGS),
     attachments: asArray(note.attachment).flatMap((a) => attachmentOf(a) ?? []).slice(0, MAX_REMOTE_MEDIA),
     poll: poll === 'none' ? undefined : poll,
+    emojis: readEmojiTags(note.tag, [spoilerText, htmlToText(contentHtml)]),
   };
 }
 
@@ -213,7 +219,7 @@ type Mention = Status['mentions'][number];
  * The mentioned accounts: ours by their actor URL, remote ones stored, and with `fetchUnknown` the first few
  * unknown ones fetched (./mentions.ts). Actors not found are left out, as they could not be shown or notified.
  */
-async function mentionsOf(actorIds: string[], fetchUnknown: boolean): Promise<Mention[]> {
+export async function mentionsOf(actorIds: string[], fetchUnknown: boolean): Promise<Mention[]> {
   const usernames = actorIds.flatMap((id) => {
     const local = parseLocalUrl(id);
     return local?.kind === 'actor' ? [local.username] : [];
@@ -268,6 +274,7 @@ function statusOf(read: ReadNote, author: Account, parent: Status | undefined, m
     reblogsCount: 0,
     favouritesCount: 0,
     editedAt: null,
+    emojis: read.emojis,
   };
 }
 
@@ -328,7 +335,10 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
   const stored = await storedNote(read.uri);
   if (stored === 'gone') return undefined;
   if (stored) {
-    if (distribute && !(await fanoutPageDone(stored.id, 'create', ''))) await fanOutRemote(stored, author);
+    if (distribute && !(await fanoutPageDone(stored.id, 'create', ''))) {
+      await requestCopiesOfStatus(stored);
+      await fanOutRemote(stored, author);
+    }
     return stored;
   }
 
@@ -351,6 +361,8 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
     return winner === 'gone' ? undefined : winner;
   }
   log.info('remote status stored', { statusId: status.id, uri: status.uri, authorId: author.id });
+  // Copies of its files are made off this path (./remote_media.ts); their own URLs show until then.
+  await requestAttachmentCopies(media);
   await indexStored(status);
   if (distribute) await fanOutRemote(status, author);
   return status;

@@ -96,7 +96,7 @@ export async function statusAudience(status: Status, author: Account): Promise<{
   return { inboxes: statusInboxes(status, { followerInboxes: followers, mentioned, repliedTo }), mentionedUris };
 }
 
-/** Statuses this server authored; remote ones (stored from an inbox) and reblogs (Announce: not sent yet) are not ours to send. */
+/** Statuses this server authored; remote ones (stored from an inbox) and reblogs (their Announce: ./send_interactions.ts) are not ours to send. */
 export const ownPost = (status: Status, author: Account) => !isRemoteAccount(author) && status.uri === null && status.reblogOfId === null && status.accountId === author.id;
 
 /** The Create of a new local status, to its remote audience. Nothing is read or rendered when it has none. */

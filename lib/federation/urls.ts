@@ -29,6 +29,11 @@ export const apUrls = {
   instanceOutbox: () => `${base()}/actor/outbox`,
   /** A local custom emoji, as the id of its `Emoji` tag (Mastodon's /emojis/:id). */
   emoji: (shortcode: string) => `${base()}/emojis/${encodeURIComponent(shortcode)}`,
+  /**
+   * Our Like of a status: derived from the account, the status and the favourite, so the Undo names the same
+   * Like, and a favourite undone and made again is a new Like (receivers drop an activity id seen before).
+   */
+  like: (username: string, statusId: string, favouriteId: string) => `${base()}/users/${username}#likes/${statusId}/${favouriteId}`,
   /** Ids of activities that have no document of their own (Follow, Undo, Accept, Reject, Delete, Update). */
   activityId: (username: string, kind: string, id: string) => `${base()}/users/${username}#${kind}/${id}`,
   tag: (name: string) => `${base()}/tags/${encodeURIComponent(name)}`,

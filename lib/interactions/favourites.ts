@@ -6,6 +6,7 @@ import { addFavourite, favouriteOf, removeFavourite } from '../db/interactions';
 import type { Status } from '../db/statuses';
 import { notFound } from '../errors';
 import { isId } from '../ids';
+import { sendLike, sendUndoLike } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { currentStatus, interactionTarget } from './target';
 
@@ -17,6 +18,9 @@ export async function favourite(viewer: Account, id: string): Promise<Status> {
   if (outcome === 'changed' && target.accountId !== viewer.id) {
     await enqueue('notify', { type: 'favourite', accountId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
   }
+  // A remote status's author hears of it (the favourite's id names the Like).
+  const made = outcome === 'changed' && target.uri !== null ? await favouriteOf(viewer.id, target.id) : undefined;
+  if (made) await sendLike(viewer, target, made);
   return currentStatus(shown.id);
 }
 
@@ -30,10 +34,13 @@ export async function unfavourite(viewer: Account, id: string): Promise<Status> 
   const fav = await favouriteOf(viewer.id, id);
   if (!fav) {
     const { shown, target } = await interactionTarget(id, viewer);
-    if (target.id !== shown.id) await removeFavourite(viewer.id, target.id);
+    // The id of a reblog: undo the viewer's favourite of its original.
+    if (target.id !== shown.id) await unfavourite(viewer, target.id);
     return currentStatus(shown.id);
   }
   const outcome = await removeFavourite(viewer.id, id);
   if (outcome === 'gone') throw notFound();
-  return currentStatus(id);
+  const status = await currentStatus(id);
+  if (outcome === 'changed') await sendUndoLike(viewer, status, fav);
+  return status;
 }

@@ -6,6 +6,7 @@ import { addReblog, reblogFlagOf, removeReblog } from '../db/interactions';
 import { statusById, statusItem, type Status } from '../db/statuses';
 import { forbidden, notFound } from '../errors';
 import { isId, newId } from '../ids';
+import { sendAnnounce, sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
 import { currentStatus, interactionTarget } from './target';
@@ -50,6 +51,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
   if (original.accountId !== viewer.id) {
     await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id });
   }
+  await sendAnnounce(status, viewer, original);
   return status;
 }
 
@@ -66,10 +68,12 @@ export async function unreblog(viewer: Account, id: string): Promise<Status> {
     // The id of a reblog: undo the viewer's reblog of its original.
     return unreblog(viewer, shown.reblogOfId);
   }
-  const original = await statusById(id);
+  // The reblog is read before it goes: its Undo(Announce) names it.
+  const [original, reblogged] = await Promise.all([statusById(id), statusById(flag.reblogId)]);
   const outcome = await removeReblog(flag, original !== undefined);
   if (outcome === 'changed') {
     await enqueue('fanout', { type: 'delete', statusId: flag.reblogId, accountId: viewer.id, mentionIds: [] });
+    if (original && reblogged) await sendUndoAnnounce(reblogged, viewer, original);
   }
   if (!original || outcome === 'gone') throw notFound();
   return currentStatus(id);

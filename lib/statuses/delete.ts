@@ -13,6 +13,7 @@ import { isId } from '../ids';
 import { log } from '../log';
 import { deletedVisibility, entersPublicTimelines } from '../policy';
 import { sendStatusDelete } from '../federation/outbox';
+import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 
 /** The caller's own status; 404 when it is missing or someone else's (the spec's delete rule). */
@@ -88,5 +89,6 @@ async function deleteOwnReblog(owner: Account, reblog: Status, originalId: strin
   } catch (err) {
     log.error('enqueue after deleting failed', { statusId: reblog.id, err });
   }
+  if (original) await sendUndoAnnounce(reblog, owner, original);
   return reblog;
 }

@@ -5,6 +5,7 @@
 // stacks start once for all of them (test/e2e/federation/pair.ts).
 import type { Stack } from '../support/stack';
 import { pairFromEnv, startBoth } from './federation/pair';
+import { likesBoostsSteps } from './federation/likes_boosts';
 import { pollsSteps } from './federation/polls';
 import { blocksReportsSteps } from './federation/blocks_reports';
 import { threadsSteps } from './federation/threads';
@@ -36,6 +37,7 @@ describe('two servers of ours: gamma.test and delta.test', () => {
   });
 
   pollsSteps(pair);
+  likesBoostsSteps(pair);
   blocksReportsSteps(pair);
   threadsSteps(pair);
   operatorSteps(pair);
