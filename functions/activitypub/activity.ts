@@ -3,12 +3,13 @@
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { activityDocument } from '../../lib/federation/documents';
-import { activityReply, requesterOf } from '../../lib/federation/serving';
+import { activityReply, authorizedFetch, requesterOf } from '../../lib/federation/serving';
 import { DOCUMENT_CONTEXT } from '../../lib/federation/render';
 
 export const schema = z.object({ username: z.string(), id: z.string() });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
+  await authorizedFetch(ctx);
   const served = await activityDocument(input.username, input.id, requesterOf(ctx));
   return activityReply({ '@context': DOCUMENT_CONTEXT, ...served.document }, served.open);
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
 import { localAccountNamed } from '../../lib/federation/documents';
-import { activityReply, negotiate, toWebPage } from '../../lib/federation/serving';
+import { activityReply, authorizedFetch, negotiate, toWebPage } from '../../lib/federation/serving';
 import { renderPerson } from '../../lib/federation/render';
 import { apUrls } from '../../lib/federation/urls';
 
@@ -11,6 +11,7 @@ export const schema = z.object({ username: z.string() });
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
   const account = await localAccountNamed(input.username);
   if (negotiate(ctx.headers.accept, 'activity') === 'html') return toWebPage(apUrls.profile(account.username));
+  await authorizedFetch(ctx);
   return activityReply(await renderPerson(account));
 }
 

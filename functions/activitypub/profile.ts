@@ -6,7 +6,7 @@ import { http, type Ctx } from '../../lib/http';
 import { localAccountNamed, recentPublicStatuses } from '../../lib/federation/documents';
 import { profilePage } from '../../lib/federation/pages';
 import { renderPerson } from '../../lib/federation/render';
-import { activityReply, handleParam, negotiate } from '../../lib/federation/serving';
+import { activityReply, authorizedFetch, handleParam, negotiate } from '../../lib/federation/serving';
 
 /** The route is `/{handle}` (API Gateway takes a path variable only as a whole segment): it must read `@username`. */
 export const schema = z.object({ handle: handleParam });
@@ -15,7 +15,10 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
   // Not a profile URL: the answer the catch-all gives every unknown path (functions/system/not_found.ts).
   if (input.handle === undefined) throw notFound('Not found');
   const account = await localAccountNamed(input.handle);
-  if (negotiate(ctx.headers.accept, 'html') === 'activity') return activityReply(await renderPerson(account));
+  if (negotiate(ctx.headers.accept, 'html') === 'activity') {
+    await authorizedFetch(ctx);
+    return activityReply(await renderPerson(account));
+  }
   return profilePage(account, await recentPublicStatuses(account));
 }
 

@@ -6,7 +6,7 @@ import { http, type Ctx } from '../../lib/http';
 import { noteDocument, publicStatusOf } from '../../lib/federation/documents';
 import { statusPage } from '../../lib/federation/pages';
 import { DOCUMENT_CONTEXT } from '../../lib/federation/render';
-import { activityReply, handleParam, negotiate, requesterOf } from '../../lib/federation/serving';
+import { activityReply, authorizedFetch, handleParam, negotiate, requesterOf } from '../../lib/federation/serving';
 
 export const schema = z.object({ handle: handleParam, id: z.string() });
 
@@ -14,6 +14,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
   // Not a profile URL: the answer the catch-all gives every unknown path (functions/system/not_found.ts).
   if (input.handle === undefined) throw notFound('Not found');
   if (negotiate(ctx.headers.accept, 'html') === 'activity') {
+    await authorizedFetch(ctx);
     const served = await noteDocument(input.handle, input.id, requesterOf(ctx));
     return activityReply({ '@context': DOCUMENT_CONTEXT, ...served.document }, served.open);
   }

@@ -153,3 +153,10 @@ export const removeFollowers = (followedId: string, followers: FollowerRef[]): P
 /** Rejects (deletes) the pending requests of `requesterIds` to `targetId` with an exact request counter. */
 export const removeFollowRequests = (targetId: string, requesterIds: string[]): Promise<number> =>
   inChunks(requesterIds, REQUESTS_PER_TRANSACTION, (chunk) => dropRequests(targetId, chunk));
+
+/** Which of `accountIds` block any of `domains`: batch reads of the exact keys (none when either is empty). */
+export async function accountsBlockingDomains(accountIds: string[], domains: string[]): Promise<Set<string>> {
+  if (accountIds.length === 0 || domains.length === 0) return new Set();
+  const found = await batchGet(accountIds.flatMap((id) => domains.map((d) => keys.domainBlock(id, d))), domainBlockItem);
+  return new Set([...found.values()].map((b) => b.accountId));
+}

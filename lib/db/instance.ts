@@ -22,6 +22,10 @@ export const settingsItem = z.object({
   publicPreview: z.boolean().default(true),
   languages: z.array(z.string()).default(['en']),
   rules: z.array(rule).default([]),
+  /** GET /api/v1/instance/domain_blocks answers the operator's domain blocks (else 404). */
+  domainBlocksPublic: z.boolean().default(false),
+  /** ActivityPub documents only to signed requests of servers not suspended (Mastodon's AUTHORIZED_FETCH). */
+  authorizedFetch: z.boolean().default(false),
   updatedAt: z.string().optional(),
 });
 export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };

@@ -3,6 +3,7 @@
 // ordinary account and status items, marked by `domain` / `uri`.
 import { z } from 'zod';
 import { accountById, accountItem, accountsByIds, type Account } from './accounts';
+import { deleteDomainAccount, domainAccountPut, recordPeer } from './instance_domain_blocks';
 import { keys } from './keys';
 import { batchGet, deleteItem, getItem, setAttributes, transact, updateItem, type Item } from './table';
 
@@ -33,7 +34,10 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
     { Put: { Item: { ...keys.actorUri(parsed.uri!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.remoteAcct(parsed.username, parsed.domain!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.account(parsed.id), ...parsed }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    domainAccountPut(parsed.domain!, parsed.id),
   ]);
+  // Outside the transaction: every new account of a domain writes this one item, and they must not conflict.
+  if (result.ok) await recordPeer(parsed.domain!);
   return result.ok;
 }
 
@@ -73,6 +77,7 @@ export async function deleteRemoteAccount(account: Account): Promise<void> {
   await deleteItem(keys.actorUri(account.uri), accountPointer, ownPointer);
   await deleteItem(keys.remoteAcct(account.username, account.domain), accountPointer, ownPointer);
   await deleteItem(keys.account(account.id), accountItem, { ConditionExpression: 'attribute_exists(#domain)', ExpressionAttributeNames: { '#domain': 'domain' } });
+  await deleteDomainAccount(account.domain, account.id);
 }
 
 /**
@@ -86,4 +91,23 @@ export async function remoteAccountsByAccts(handles: { username: string; domain:
   const out = new Map<string, Account>();
   for (const account of accounts.values()) if (account.domain) out.set(`${account.username}@${account.domain}`.toLowerCase(), account);
   return out;
+}
+
+/**
+ * Records the copy of a remote account's avatar or header (lib/federation/remote_media.ts), once: only while the
+ * account is still a remote one, still names `remoteUrl` for that image (a newer actor document may have changed
+ * it), and has no copy of it yet. False when it did not apply: the caller removes the object it stored.
+ */
+export async function setRemoteProfileImage(id: string, image: 'avatar' | 'header', remoteUrl: string, key: string): Promise<boolean> {
+  const updated = await updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: 'SET #key = :key',
+      ConditionExpression: 'attribute_type(#domain, :string) AND #url = :url AND (attribute_not_exists(#key) OR #key = :none)',
+      ExpressionAttributeNames: { '#key': `${image}Key`, '#url': `${image}RemoteUrl`, '#domain': 'domain' },
+      ExpressionAttributeValues: { ':key': key, ':url': remoteUrl, ':string': 'S', ':none': null },
+    },
+    accountItem,
+  );
+  return updated !== undefined;
 }

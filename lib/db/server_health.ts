@@ -63,3 +63,9 @@ export async function markServerUnavailable(domain: string, until: Date): Promis
 export async function clearServerHealth(domain: string): Promise<void> {
   await deleteItem(keys.serverHealth(domain), serverHealthItem);
 }
+
+/** The health items of those of `domains` that have one (failing now or lately): one batch read. */
+export async function serverHealthAmong(domains: string[]): Promise<ServerHealth[]> {
+  const found = await batchGet([...new Set(domains.map((d) => d.toLowerCase()))].map((d) => keys.serverHealth(d)), serverHealthItem);
+  return [...found.values()];
+}

@@ -22,6 +22,7 @@ import { accountById } from '../db/accounts';
 import { clearServerHealth, markServerUnavailable, recordDeliveryFailure, serverHealthOf, unavailableServers } from '../db/server_health';
 import { config } from '../config';
 import { log } from '../log';
+import { isSuspendedDomain, suspendedAmong } from '../policy/instance_domains';
 import { enqueue, MAX_DELAY_SECONDS } from '../queue';
 import type { DeliverMessage } from '../queue/messages';
 import { FetchFailed, FetchRefused, postActivity } from './fetch';
@@ -59,7 +60,9 @@ export async function deliverTo(activity: Record<string, unknown>, inboxes: stri
   const remote = [...new Set(inboxes.flatMap((i) => httpUrl(i) ?? []))].filter((inbox) => !isLocalUrl(inbox));
   if (remote.length === 0) return;
   const unavailable = await unavailableServers(remote.map(inboxDomain), new Date());
-  const targets = remote.filter((inbox) => !unavailable.has(inboxDomain(inbox)));
+  const suspended = await suspendedAmong(remote.map(inboxDomain));
+  const targets = remote.filter((inbox) => !unavailable.has(inboxDomain(inbox)) && !suspended.has(inboxDomain(inbox)));
+  if (suspended.size > 0) log.info('delivery skips suspended servers', { servers: [...suspended], activity: activity.id });
   if (targets.length < remote.length) log.info('delivery skips unavailable servers', { servers: [...unavailable], activity: activity.id });
   await eachLimited(targets, ENQUEUE_CONCURRENCY, (inbox) => enqueue('deliver', { inbox, activity, signer, attempt: 1 }));
 }
@@ -118,8 +121,15 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     return 'waiting';
   }
   const domain = inboxDomain(message.inbox);
+  if (await isSuspendedDomain(domain)) {
+    log.info('delivery dropped: server suspended', { inbox: message.inbox, activity: message.activity.id });
+    return 'skipped';
+  }
   const health = await serverHealthOf(domain);
   if (health?.unavailableUntil && Date.parse(health.unavailableUntil) > now.getTime()) {
+    // The last attempt's redrive receives (SQS's, after it failed once) may find the server marked by its own
+    // failures: it must still reach the dead-letter queue, not vanish as a skipped message.
+    if (message.attempt >= MAX_ATTEMPTS) throw new Error(`delivery to ${message.inbox} failed ${message.attempt} times; server unavailable`);
     log.info('delivery dropped: server unavailable', { inbox: message.inbox, until: health.unavailableUntil });
     return 'skipped';
   }

@@ -12,6 +12,7 @@ import { config, SOFTWARE } from '../config';
 import { checkOutboundUrl, DestinationRefused, outboundLookup } from './guard';
 import { signRequest, type Signer } from './signatures';
 import { instanceSigner } from './keys';
+import { isSuspendedUrl } from '../policy/instance_domains';
 
 export class FetchFailed extends Error {
   constructor(readonly url: string, readonly reason: string, readonly status?: number) {
@@ -25,6 +26,14 @@ export class FetchRefused extends FetchFailed {
   constructor(url: string, reason: string) {
     super(url, reason);
     this.name = 'FetchRefused';
+  }
+}
+
+/** The answer was larger than the caller takes: refused, not a failure to retry (the file will not shrink). */
+export class FetchTooLarge extends FetchFailed {
+  constructor(url: string, reason: string) {
+    super(url, reason);
+    this.name = 'FetchTooLarge';
   }
 }
 
@@ -119,8 +128,13 @@ function send(url: URL, method: 'GET' | 'POST', headers: Record<string, string>,
 function failure(url: string, err: unknown): FetchFailed {
   if (err instanceof FetchFailed) return err;
   if (err instanceof DestinationRefused) return new FetchRefused(url, err.reason);
-  if (err instanceof TooLarge) return new FetchFailed(url, err.message);
+  if (err instanceof TooLarge) return new FetchTooLarge(url, err.message);
   return new FetchFailed(url, err instanceof Error ? err.message : String(err));
+}
+
+/** Nothing is sent to a server the operator suspended, nor read from it (each redirect hop is asked again). */
+async function refuseSuspended(url: string): Promise<void> {
+  if (await isSuspendedUrl(url)) throw new FetchRefused(url, 'the operator suspended this server');
 }
 
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
@@ -129,12 +143,16 @@ const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status
  * A GET through the guard, following at most MAX_REDIRECTS redirects, each one checked
  * and (with a signer) signed again; answers the final URL and its 2xx body, or FetchFailed.
  */
-export async function guardedGet(rawUrl: string, opts: { accept: string; signer?: Signer; maxBytes?: number }): Promise<{ url: string; body: Buffer }> {
-  const deadline = Date.now() + requestTimeoutMs;
+export async function guardedGet(
+  rawUrl: string,
+  opts: { accept: string; signer?: Signer; maxBytes?: number; timeoutMs?: number },
+): Promise<{ url: string; body: Buffer }> {
+  const deadline = Date.now() + (opts.timeoutMs ?? requestTimeoutMs);
   let current = rawUrl;
   for (let hop = 0; ; hop++) {
     let answer: Answer;
     try {
+      await refuseSuspended(current);
       const url = checkOutboundUrl(current);
       const headers: Record<string, string> = { accept: opts.accept, 'user-agent': userAgent() };
       const signed = opts.signer ? signRequest({ method: 'GET', url: url.href, headers }, opts.signer) : {};
@@ -187,9 +205,20 @@ export async function fetchObject(url: string, opts: { signer?: Signer } = {}): 
   return doc;
 }
 
+/**
+ * GET a file (a remote attachment, avatar, header): unsigned, as Mastodon fetches media, at most `maxBytes`
+ * (a declared Content-Length over it is refused before reading, a body that grows past it is cut off:
+ * FetchTooLarge), within three times a document's time limit (files are larger), each redirect checked again.
+ */
+export async function fetchMedia(url: string, opts: { maxBytes: number }): Promise<Buffer> {
+  const answer = await guardedGet(url, { accept: '*/*', maxBytes: opts.maxBytes, timeoutMs: 3 * requestTimeoutMs });
+  return answer.body;
+}
+
 /** POST an activity to an inbox, signed by `signer`; resolves with the HTTP status, throws FetchFailed on network errors. */
 export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer): Promise<number> {
   try {
+    await refuseSuspended(inbox);
     const url = checkOutboundUrl(inbox);
     const body = Buffer.from(JSON.stringify(activity), 'utf8');
     const headers: Record<string, string> = { 'content-type': ACTIVITY_JSON, accept: ACCEPT_AP, 'user-agent': userAgent() };

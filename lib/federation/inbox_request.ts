@@ -9,6 +9,7 @@ import { badRequest, HttpError, notFound, tooLarge, unauthorized, unsupportedMed
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { lookupKey } from './actors';
+import { refuseSuspendedActor, refuseSuspendedSigner } from './domain_gate';
 import { INLINE_ACTIVITY_MAX_BYTES, stashBody } from './inbox_body';
 import { verifyRequest, type KeyLookup } from './signatures';
 import { idOf } from './vocab';
@@ -60,8 +61,8 @@ function parseActivity(body: Buffer): Record<string, unknown> {
 /**
  * Accepts a POST to an inbox (`username` for a personal one, undefined for the shared
  * inbox) and queues its activity for the inbox worker, or throws the HttpError to
- * answer: 413 over 1 MB, 404 for no such inbox, 401 unsigned or unverifiable or signed
- * by someone else than the actor, 415 not JSON, 400 not an activity.
+ * answer: 413 over 1 MB, 404 for no such inbox, 403 signed by a suspended server, 401 unsigned or
+ * unverifiable or signed by someone else than the actor, 415 not JSON, 400 not an activity.
  */
 export async function receiveInboxRequest(
   req: InboxRequest,
@@ -70,8 +71,11 @@ export async function receiveInboxRequest(
 ): Promise<void> {
   if (req.body.length > INBOX_BODY_MAX_BYTES) throw tooLarge('The activity is larger than 1 MB');
   const recipient = await recipientOf(username);
+  // A suspended server is refused before its key is fetched (its request reads nothing more).
+  await refuseSuspendedSigner(req.headers, req.path);
   const verified = await verifyRequest(req, opts.lookup ?? lookupKey, opts.now);
   if (!verified.ok) throw refused(req, `Signature: ${verified.reason}`);
+  await refuseSuspendedActor(verified.ownerUri, req.path);
   const type = mediaTypeOf(req.headers);
   if (type !== '' && !ACCEPTED_TYPES.has(type)) throw unsupportedMediaType(`Unsupported content type: ${type}`);
   const activity = parseActivity(req.body);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { json, Reply, type Ctx } from '../http';
 import { signedRequester, type Requester } from './documents';
+import { requireAuthorizedFetch } from './domain_gate';
 import { ACTIVITY_JSON } from './urls';
 
 /** Media types a server asks for an ActivityPub document with (Rails maps plain JSON to the same answer in Mastodon). */
@@ -63,6 +64,9 @@ export function requesterOf(ctx: Ctx): Requester {
     headers: ctx.headers,
   });
 }
+
+/** With authorized fetch on, 401 {"error"} unless the request is signed by an actor of a server not suspended (./domain_gate.ts). */
+export const authorizedFetch = (ctx: Ctx): Promise<void> => requireAuthorizedFetch({ headers: ctx.headers, path: ctx.path }, requesterOf(ctx));
 
 /**
  * The `@username` segment of a profile or status URL, as the username (undefined for a

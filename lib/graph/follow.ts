@@ -6,6 +6,7 @@
 // a request until its server accepts (lib/federation/outbox.ts).
 import { isVisible } from '../policy/accounts';
 import { isRemoteAccount } from '../policy/federation';
+import { blocksDomainOf } from '../policy/hidden';
 import type { Account } from '../db/accounts';
 import {
   createFollow,
@@ -22,7 +23,7 @@ import {
 } from '../db/follows';
 import { unmergeFromHome } from '../db/home_merge';
 import { nowIso } from '../db/table';
-import { notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { isId, newId } from '../ids';
 import { log } from '../log';
 import { followActivityId } from '../federation/activities';
@@ -55,6 +56,8 @@ export async function follow(viewer: Account, targetId: string, options: FollowO
   const target = state.account;
   // Following yourself is "not possible" in Mastodon: 404, as for an unknown account.
   if (target.id === viewer.id) throw notFound();
+  // Mastodon's following_not_possible?: not an account on a domain the viewer blocks.
+  if (await blocksDomainOf(viewer.id, target)) throw forbidden();
 
   if (state.following) {
     const following = await setFollowOptions(viewer.id, target.id, options);

@@ -50,7 +50,7 @@ async function removed(run: () => Promise<void>): Promise<boolean> {
  * its statuses newest first, its follows both ways, and the account with its pointers. Each run does a bounded
  * share and answers `more` until everything is gone.
  */
-async function deleteActor(actor: Account): Promise<Outcome> {
+export async function deleteActor(actor: Account): Promise<Outcome> {
   if (actor.publicKeyPem !== null) await updateRemoteAccount(actor.id, { publicKeyPem: null, publicKeyId: null });
   const started = Date.now();
   let count = 0;

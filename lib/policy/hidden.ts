@@ -5,7 +5,7 @@
 // costs one batch read of the page's accounts, made only for viewers with domain blocks.
 import { accountsByIds, type Account } from '../db/accounts';
 import { blockAndMuteSets, blockingOrMutingAny, muteActive, standingBetween } from '../db/blocks';
-import { blockableDomain, blockedDomainsAmong } from '../db/domain_blocks';
+import { accountsBlockingDomains, blockableDomain, blockedDomainsAmong } from '../db/domain_blocks';
 import { statusesByIds, type Status } from '../db/statuses';
 
 /** Everything a viewer hides, read once (hiddenFor) and asked by every rule below. */
@@ -94,6 +94,12 @@ export async function blockedBetween(a: string, b: string): Promise<boolean> {
   return domain !== undefined && (await blockedDomainsAmong(a, [domain])).size > 0;
 }
 
+/** Does `viewerId` block the domain of `account`? One exact read, none for a local account. */
+export async function blocksDomainOf(viewerId: string, account: Pick<Account, 'domain'>): Promise<boolean> {
+  const domain = blockableDomain(account);
+  return domain !== undefined && (await blockedDomainsAmong(viewerId, [domain])).size > 0;
+}
+
 /**
  * Must a notification from `actorId` to `recipientId` not be created? When either
  * blocks the other, the recipient mutes the actor with notifications hidden, or
@@ -118,10 +124,16 @@ export async function authorsOf(status: Status): Promise<string[]> {
 /**
  * Which of `recipientIds` must not receive a status of `authorIds` at fan-out
  * (home, lists) or on shared streams: those who block, are blocked by, or mute
- * one of the authors. Domain blocks are not read here: only local authors fan
- * out until federation lands, and reads hide remote authors on blocked domains
- * (withoutHidden). Batch reads of at most 100 keys (three per recipient and author).
+ * one of the authors, or block the domain of a remote one. Batch reads of at most
+ * 100 keys (three per recipient and author), one of the authors' accounts, and
+ * one of (recipient, domain) keys only when an author is remote.
  */
 export async function recipientsHiding(authorIds: string[], recipientIds: string[]): Promise<Set<string>> {
-  return blockingOrMutingAny(authorIds, recipientIds.filter((id) => !authorIds.includes(id)));
+  const recipients = recipientIds.filter((id) => !authorIds.includes(id));
+  const hiding = await blockingOrMutingAny(authorIds, recipients);
+  if (recipients.length === 0) return hiding;
+  const authors = await accountsByIds(authorIds);
+  const domains = [...new Set([...authors.values()].flatMap((a) => blockableDomain(a) ?? []))];
+  for (const id of await accountsBlockingDomains(recipients, domains)) hiding.add(id);
+  return hiding;
 }

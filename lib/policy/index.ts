@@ -10,3 +10,4 @@ export * from './delivery';
 export * from './receive';
 export * from './accounts';
 export * from './federation';
+export * from './instance_domains';

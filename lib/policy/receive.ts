@@ -4,6 +4,7 @@
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
 import { dropFilteredNotifications, recipientsFilteringOut } from './filters';
+import { limitedSender } from './instance_domains';
 import { hiddenFor, notificationHidden, notificationSuppressed, recipientsHiding } from './hidden';
 
 /**
@@ -21,11 +22,13 @@ export async function recipientsRefusing(status: Status, authors: string[], reci
 /**
  * May a notification from `actorId` (about `status`) reach `recipientId`? Not when
  * either blocks the other, the recipient mutes the actor's notifications or blocks
- * their domain (Mastodon's NotifyService#blocked?), nor when an irreversible
+ * their domain (Mastodon's NotifyService#blocked?), nor from an account of a silenced server the recipient
+ * does not follow (from_limited?), nor when an irreversible
  * `notifications` filter of the recipient matches the status.
  */
 export async function mayNotify(recipientId: string, actorId: string, status: Status | undefined): Promise<boolean> {
   if (await notificationSuppressed(recipientId, actorId)) return false;
+  if (await limitedSender(recipientId, actorId)) return false;
   return !(status && (await recipientsFilteringOut(status, [recipientId], 'notifications')).size > 0);
 }
 

@@ -16,6 +16,7 @@ import { notFound } from '../errors';
 import { isId } from '../ids';
 import { dropIrreversiblyFiltered } from './filters';
 import { hiddenFor, withoutHidden, type Hidden } from './hidden';
+import { withoutSilencedDomains } from './instance_domains';
 import { openToAnyone, isDirect } from './visibility';
 
 const isMentioned = (status: Status, viewer: Account) => status.mentions.some((m) => m.id === viewer.id);
@@ -103,6 +104,8 @@ export type Known = { hidden?: Hidden };
 export async function visibleTo(viewer: Account | undefined, statuses: Status[], context: ViewContext, known: Known = {}): Promise<Status[]> {
   const rules = RULES[context];
   let shown = await viewable(statuses, viewer);
+  // The operator's silenced servers stay out of public places for everyone, signed in or not.
+  if (context === 'public') shown = await withoutSilencedDomains(shown);
   if (!viewer || shown.length === 0) return shown;
   if (rules.hidden) shown = await withoutHidden(shown, known.hidden ?? (await hiddenFor(viewer.id)));
   if (rules.filters) shown = await dropIrreversiblyFiltered(shown, viewer.id, rules.filters);

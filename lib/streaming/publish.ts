@@ -39,12 +39,14 @@ import { isRemoteStatus, statusById, type Status, type Visibility } from '../db/
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
 import { newId } from '../ids';
 import { log } from '../log';
-import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding } from '../policy';
+import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, withoutSilencedDomains } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
 import { personalize, renderShared, type StatusView } from './render';
 
-export type StreamEventName = 'update' | 'notification' | 'delete' | 'filters_changed';
+export type StreamEventName = 'update' | 'status.update' | 'notification' | 'delete' | 'filters_changed';
+/** A new status is `update`; an edited one `status.update` (Mastodon 3.5), to the streams that hold it. */
+export type StatusEventName = 'update' | 'status.update';
 
 /** postToConnection calls in flight at once for one event. */
 export const SEND_CONCURRENCY = 16;
@@ -167,7 +169,7 @@ const hidingAccounts = (view: StatusView): string[] => {
   return [...new Set([view.status.accountId, judged.accountId, ...judged.mentions.map((m) => m.id)])];
 };
 
-async function publishUpdate(view: StatusView, found: ChannelSubs[]): Promise<PublishResult> {
+async function publishUpdate(view: StatusView, found: ChannelSubs[], event: StatusEventName = 'update'): Promise<PublishResult> {
   if (found.length === 0) return NOTHING;
   const shared = await renderShared(view);
   if (!shared) return NOTHING;
@@ -204,12 +206,12 @@ async function publishUpdate(view: StatusView, found: ChannelSubs[]): Promise<Pu
     if (!sse) continue;
     if (target.scope === 'shared') {
       // One entry for every reader of the channel: each SSE reader lays its own flags and blocks over it.
-      logged.push({ channel: target.channel, id: newId(), event: 'update', payload: sharedPayload, shared: { accountIds: hidingAccounts(view) } });
+      logged.push({ channel: target.channel, id: newId(), event, payload: sharedPayload, shared: { accountIds: hidingAccounts(view) } });
     } else if (keeps(target, owner)) {
-      logged.push({ channel: target.channel, id: newId(), event: 'update', payload: payloadFor(owner), shared: null });
+      logged.push({ channel: target.channel, id: newId(), event, payload: payloadFor(owner), shared: null });
     }
   }
-  return deliver('update', outgoing, logged, dropped);
+  return deliver(event, outgoing, logged, dropped);
 }
 
 /**
@@ -245,13 +247,15 @@ export type StatusStream = {
   lists(): Promise<PublishResult>;
   /** Public and hashtag channels. */
   shared(): Promise<PublishResult>;
+  /** The accounts with an open stream (an edit is published to those whose home holds the status). */
+  listening(): string[];
 };
 
 /**
  * Starts publishing a new status (or reblog): one Query of the online
  * listeners, and the reblogged original when there is one.
  */
-export async function openStatusStream(status: Status, hasMedia: boolean): Promise<StatusStream> {
+export async function openStatusStream(status: Status, hasMedia: boolean, event: StatusEventName = 'update'): Promise<StatusStream> {
   const fields = { statusId: status.id };
   let online: Online = new Map();
   let view: StatusView = { status };
@@ -276,7 +280,7 @@ export async function openStatusStream(status: Status, hasMedia: boolean): Promi
           const direct = ownSubscriptions(online, id, 'direct', { channel: channels.direct(id), scope: 'owner' });
           if (direct) found.push(direct);
         }
-        return publishUpdate(view, found);
+        return publishUpdate(view, found, event);
       }),
     lists: () =>
       guarded('list update', fields, async () => {
@@ -289,9 +293,15 @@ export async function openStatusStream(status: Status, hasMedia: boolean): Promi
         const found = listened
           .filter((l) => delivered(l.ownerId, l.listId))
           .flatMap((l) => ownSubscriptions(online, l.ownerId, l.stream, { channel: channels.list(l.ownerId, l.listId), scope: 'owner' }) ?? []);
-        return publishUpdate(view, found);
+        return publishUpdate(view, found, event);
       }),
-    shared: () => guarded('public update', fields, async () => publishUpdate(view, await subscriptionsOf(sharedTargets(status, hasMedia)))),
+    shared: () =>
+      guarded('public update', fields, async () => {
+        // A status of a server the operator silenced stays out of the public streams, as out of the public timelines.
+        const listed = (await withoutSilencedDomains([status])).length > 0;
+        return publishUpdate(view, await subscriptionsOf(listed ? sharedTargets(status, hasMedia) : []), event);
+      }),
+    listening: () => [...online.keys()],
   };
 }
 

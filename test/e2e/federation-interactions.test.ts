@@ -10,6 +10,7 @@ import { pollsSteps } from './federation/polls';
 import { blocksReportsSteps } from './federation/blocks_reports';
 import { threadsSteps } from './federation/threads';
 import { operatorSteps } from './federation/operator';
+import { visibilitySteps } from './federation/visibility';
 
 const SERVERS = pairFromEnv([
   { host: '127.0.0.4', port: 80, publicHost: 'gamma.test' },
@@ -41,4 +42,5 @@ describe('two servers of ours: gamma.test and delta.test', () => {
   blocksReportsSteps(pair);
   threadsSteps(pair);
   operatorSteps(pair);
+  visibilitySteps(pair);
 });
