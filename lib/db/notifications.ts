@@ -8,11 +8,11 @@ import { idRangeKeyCondition } from './id_range';
 import { keys } from './keys';
 import { batchWrite, deleteItem, getItem, query, transact, type Item } from './table';
 
-export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll'] as const;
+export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /** Types whose notification carries the status it is about (Mastodon's `status_type?`). */
-export const statusTypes: readonly NotificationType[] = ['mention', 'reblog', 'favourite', 'poll'];
+export const statusTypes: readonly NotificationType[] = ['mention', 'reblog', 'favourite', 'poll', 'update'];
 
 export const notificationItem = z.object({
   id: z.string(),

@@ -62,7 +62,9 @@ export async function pushNotification(message: PushMessage, retry: RetryPolicy 
   const gate = policyGate(notification.accountId, notification.fromAccountId);
   const eligible: PushSubscription[] = [];
   for (const sub of subscriptions) {
-    if (sub.alerts[notification.type] && (await gate(sub))) eligible.push(sub);
+    // Kinds no subscription can ask for (`update`: an edit) are not pushed.
+    const asked = notification.type in sub.alerts && sub.alerts[notification.type as keyof typeof sub.alerts];
+    if (asked && (await gate(sub))) eligible.push(sub);
     else report.skipped++;
   }
   if (eligible.length === 0) return report;

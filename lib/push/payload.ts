@@ -15,6 +15,7 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   follow: (name) => `${name} is now following you`,
   follow_request: (name) => `Pending follower: ${name}`,
   poll: (name) => `A poll by ${name} has ended`,
+  update: (name) => `${name} edited a post`,
 };
 
 export const BODY_LENGTH = 140;

@@ -45,6 +45,8 @@ export const fanoutMessage = z.discriminatedUnion('type', [
       .optional(),
     after,
   }),
+  /** A status was edited: the streams holding it hear `status.update`, its local boosters are notified, ours goes out as Update(Note). One page. */
+  z.object({ type: z.literal('update'), statusId: id, /** Never set: an update is one page. */ after }),
 ]);
 export type FanoutMessage = z.infer<typeof fanoutMessage>;
 
@@ -52,7 +54,7 @@ export type FanoutMessage = z.infer<typeof fanoutMessage>;
  * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
  * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
  */
-export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll'] as const;
+export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
 
 /** A notification to write. */
 export const notifyMessage = z.object({
@@ -93,6 +95,27 @@ export const deliverMessage = z.object({
 });
 export type DeliverMessage = z.infer<typeof deliverMessage>;
 
+/** Tries of one remote file, counting from 1 (lib/federation/remote_media.ts gives up after its last). */
+const mediaAttempt = z.number().int().min(1).default(1);
+
+/**
+ * A remote file to copy into our bucket (lib/federation/remote_media.ts): a remote status's attachment, or a
+ * remote account's avatar or header. `url` is the image the actor named when this was asked for (null: it has
+ * none any more); `staleKey` is the object of the image it replaced, no longer referenced, to remove.
+ */
+export const remoteMediaMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('attachment'), mediaId: id, attempt: mediaAttempt }),
+  z.object({
+    kind: z.literal('profile'),
+    image: z.enum(['avatar', 'header']),
+    accountId: id,
+    url: z.string().url().max(2048).nullable(),
+    staleKey: z.string().min(1).max(1024).optional(),
+    attempt: mediaAttempt,
+  }),
+]);
+export type RemoteMediaMessage = z.infer<typeof remoteMediaMessage>;
+
 /** Each queue's contract (serverless.yml names its worker `<queue>Worker`). */
 export const queueMessages = {
   mail: mailMessage,
@@ -102,6 +125,7 @@ export const queueMessages = {
   push: pushMessage,
   inbox: inboxMessage,
   deliver: deliverMessage,
+  remoteMedia: remoteMediaMessage,
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

@@ -153,7 +153,7 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
     return !accountIds.some((id) => hidesAuthor(hidden!, id));
   };
   const payloadOf = async (entry: StreamLogEntry): Promise<string | null> =>
-    entry.shared && viewer && entry.event === 'update' && entry.payload ? personalizePayload(entry.payload, viewer.id) : entry.payload;
+    entry.shared && viewer && (entry.event === 'update' || entry.event === 'status.update') && entry.payload ? personalizePayload(entry.payload, viewer.id) : entry.payload;
 
   if (!(await out.write(':)\n'))) return;
   // The registration is not removed at the end: it outlives the response by up to

@@ -28,6 +28,7 @@ import { enqueue } from '../queue';
 import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
+import { fanOutUpdate } from './fanout_update';
 
 /**
  * How old a claim must be before another delivery takes it over: longer than the fan-out worker lives (its
@@ -36,19 +37,24 @@ import { fanOutDeletePage, fanOutPage } from './fanout';
  */
 export const CLAIM_STALE_MS = 300_000;
 
+/** The messages that walk followers page by page (an edit's `update` is one page, run again whole on a retry). */
+type PagedMessage = Exclude<FanoutMessage, { type: 'update' }>;
+
 /** Enqueues the page after `message`'s, unless another delivery of the same page has (or is about to). */
-async function enqueueNextPage(message: FanoutMessage, next: string): Promise<void> {
+async function enqueueNextPage(message: PagedMessage, next: string): Promise<void> {
   if (!(await claimFanoutPage(message.statusId, message.type, next, CLAIM_STALE_MS))) {
     log.info('fanout: next page already enqueued', { statusId: message.statusId, type: message.type, after: next });
     return;
   }
-  const nextMessage: FanoutMessage = { ...message, after: next };
+  const nextMessage: PagedMessage = { ...message, after: next };
   await enqueue('fanout', nextMessage);
   await markFanoutPageSent(message.statusId, message.type, next);
 }
 
 /** One delivery of one page. Throws (and the message is retried) when a write fails. */
 export async function processFanout(message: FanoutMessage): Promise<void> {
+  // An edit has no pages and no markers: run again, it publishes the same version again (clients key statuses by id).
+  if (message.type === 'update') return fanOutUpdate(message.statusId);
   const after = message.after ?? '';
   if (await fanoutPageDone(message.statusId, message.type, after)) {
     log.info('fanout: page delivered again after it was done', { statusId: message.statusId, type: message.type, after: message.after });

@@ -11,6 +11,8 @@ import { blocksReportsSteps } from './federation/blocks_reports';
 import { threadsSteps } from './federation/threads';
 import { operatorSteps } from './federation/operator';
 import { visibilitySteps } from './federation/visibility';
+import { editsSteps } from './federation/edits';
+import { mediaSteps } from './federation/media';
 
 const SERVERS = pairFromEnv([
   { host: '127.0.0.4', port: 80, publicHost: 'gamma.test' },
@@ -43,4 +45,6 @@ describe('two servers of ours: gamma.test and delta.test', () => {
   threadsSteps(pair);
   operatorSteps(pair);
   visibilitySteps(pair);
+  editsSteps(pair);
+  mediaSteps(pair);
 });
