@@ -1,7 +1,8 @@
 // Update: an actor changes something of its own (Mastodon's
 // ActivityPub::Activity::Update): its profile (Person and the other actor types,
 // refreshed from the document it sends), a status it wrote (./update_note.ts: an
-// edit, kept in the status's history) or a poll's counts (./update_question.ts).
+// edit, kept in the status's history) or a poll (./update_question.ts: its counts
+// and close; an edit of the poll status's text goes through ./update_note.ts too).
 import { ACTOR_TYPES, saveActorDocument } from '../federation/actors';
 import { objectOf, typeOf, type ApDocument } from '../federation/vocab';
 import type { Outcome, Received } from './received';
@@ -22,7 +23,12 @@ export async function update(received: Received): Promise<Outcome> {
   if (!object) return 'ignored';
   const type = typeOf(object);
   if (isActorType(type)) return updateActor(received, object);
-  if (type === 'Question') return updateQuestion(received, object);
+  if (type === 'Question') {
+    // A poll's counts (or its close), and perhaps an edit of its text: both are read, each changes what it owns.
+    const counts = await updateQuestion(received, object);
+    const edit = await updateNote(received, object);
+    return counts === 'applied' || edit === 'applied' ? 'applied' : 'ignored';
+  }
   if (type === 'Note' || type === 'Article' || type === 'Page') return updateNote(received, object);
   return 'ignored';
 }
