@@ -38,6 +38,7 @@ import { remove } from './delete';
 import { flag } from './flag';
 import { follow } from './follow';
 import { like } from './like';
+import { add, removeFromCollection } from './pin';
 import type { Outcome, Received } from './received';
 import { undo } from './undo';
 import { update } from './update';
@@ -61,6 +62,8 @@ const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Announce: announce,
   Block: block,
   Flag: flag,
+  Add: add,
+  Remove: removeFromCollection,
 };
 
 /** Another delivery of the same activity is being processed right now: this one is retried later, by then a replay. */

@@ -1,9 +1,11 @@
 // Pin and unpin (Mastodon's PinsController and StatusPinValidator): own
-// statuses only, not reblogs, not direct messages, at most five.
+// statuses only, not reblogs, not direct messages, at most five. Each change
+// is sent to the followers' servers as an Add or Remove (lib/federation/send_pins.ts).
 import type { Account } from '../db/accounts';
 import { MAX_PINS, addPin, pinCount, pinOf, removePin } from '../db/interactions';
 import type { Status } from '../db/statuses';
 import { notFound, unprocessable } from '../errors';
+import { sendPinChange } from '../federation/send_pins';
 import { isDirect, viewableStatus } from '../policy';
 import { currentStatus } from './target';
 
@@ -28,11 +30,12 @@ export async function pin(viewer: Account, id: string): Promise<Status> {
   if (await pinOf(viewer.id, status.id)) return currentStatus(status.id);
   if ((await pinCount(viewer.id)) >= MAX_PINS) throw invalid([PIN_ERRORS.limit]);
   if ((await addPin(viewer.id, status.id)) === 'gone') throw notFound();
+  await sendPinChange('Add', viewer, status);
   return currentStatus(status.id);
 }
 
 export async function unpin(viewer: Account, id: string): Promise<Status> {
   const status = await viewableStatus(id, viewer);
-  await removePin(viewer.id, status.id);
+  if ((await removePin(viewer.id, status.id)) === 'changed') await sendPinChange('Remove', viewer, status);
   return currentStatus(status.id);
 }
