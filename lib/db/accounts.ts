@@ -1,6 +1,7 @@
 // Accounts: the profile item, its uniqueness items (username, e-mail) and the
 // login state of local users, all on one item so auth costs one read.
 import { z } from 'zod';
+import { remoteEmoji } from './emojis';
 import { GSI1, gsi1, keys } from './keys';
 import { batchGet, deleteItem, getItem, nowIso, putItem, query, setAttributes, transact, updateItem, type Item } from './table';
 
@@ -63,6 +64,8 @@ export const accountItem = z.object({
   headerRemoteUrl: z.string().nullable().default(null),
   /** When the actor document was last fetched (refreshed when older than a day). */
   fetchedAt: z.string().nullable().default(null),
+  /** The custom emoji of its server that its name, note and fields use (an actor's `Emoji` tags). */
+  emojis: z.array(remoteEmoji).optional(),
 });
 export type Account = z.infer<typeof accountItem>;
 

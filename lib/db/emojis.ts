@@ -14,6 +14,13 @@ export const emojiItem = z.object({
 });
 export type Emoji = z.infer<typeof emojiItem>;
 
+/**
+ * A custom emoji of another server, as a remote status or account carries it (an `Emoji` tag of its Note or
+ * actor, lib/federation/emoji_tags.ts): stored on that item, never in the EMOJIS partition, which is ours.
+ */
+export const remoteEmoji = z.object({ shortcode: z.string(), url: z.string() });
+export type RemoteEmoji = z.infer<typeof remoteEmoji>;
+
 export const allEmojis = () =>
   queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.emojisPartition() } }, emojiItem);
 

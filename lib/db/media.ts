@@ -2,7 +2,7 @@
 // endpoints (which create and process them) and status creation (which attaches them).
 import { z } from 'zod';
 import { keys } from './keys';
-import { batchGet, getItem, putItem, updateItem, type TransactItem } from './table';
+import { batchGet, getItem, putItem, setAttributes, updateItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
 
@@ -109,4 +109,26 @@ export async function updateMediaDetails(id: string, accountId: string, details:
     },
     mediaItem,
   );
+}
+
+/** What copying a remote attachment into our bucket decided (lib/media/remote.ts). */
+export type RemoteMediaFiles = Pick<Media, 'type' | 'fileKey' | 'previewKey' | 'contentType' | 'fileSize' | 'original' | 'small' | 'blurhash'>;
+
+/**
+ * Records the copy of a remote attachment, once: only while the attachment still exists (its status may have
+ * been deleted meanwhile), still points at `remoteUrl`, and has no copy yet. False when it did not apply: the
+ * caller removes the objects it stored, which nothing references.
+ */
+export async function setRemoteMediaFiles(id: string, remoteUrl: string, files: RemoteMediaFiles): Promise<boolean> {
+  const set = setAttributes(files)!;
+  const updated = await updateItem(
+    {
+      Key: keys.media(id),
+      ...set,
+      ConditionExpression: 'attribute_exists(PK) AND remoteUrl = :remoteUrl AND (attribute_not_exists(fileKey) OR fileKey = :none)',
+      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':remoteUrl': remoteUrl, ':none': null },
+    },
+    mediaItem,
+  );
+  return updated !== undefined;
 }

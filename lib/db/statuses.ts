@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { gsi1, keys } from './keys';
 import { accountsByIds, type Account } from './accounts';
+import { remoteEmoji } from './emojis';
 import { batchGet, expiresIn, getItem, queryAll, type TransactItem } from './table';
 
 export const visibilities = ['public', 'unlisted', 'private', 'direct'] as const;
@@ -46,6 +47,8 @@ export const statusItem = z.object({
   /** A remote status: its ActivityPub id (unique, looked up through keys.statusUri) and its page; null for local ones. */
   uri: z.string().nullable().default(null),
   url: z.string().nullable().default(null),
+  /** A remote status's custom emoji (its server's, that its text uses); ours are looked up by shortcode. */
+  emojis: z.array(remoteEmoji).optional(),
 });
 export type Status = z.infer<typeof statusItem>;
 

@@ -12,7 +12,10 @@ import { createRemoteAccount, remoteAccountByAcct, remoteAccountByUri, updateRem
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
 import { log } from '../log';
+import { syncFeatured, withoutReadingFeatured } from './featured';
+import { readActorEmojiTags } from './emoji_tags';
 import { FetchFailed, fetchObject } from './fetch';
+import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import type { KeyLookup } from './signatures';
 import { apUrls, isLocalUrl } from './urls';
@@ -44,7 +47,7 @@ export type ParsedActor = Pick<
   Account,
   | 'uri' | 'username' | 'domain' | 'displayName' | 'noteHtml' | 'fields' | 'fieldsHtml' | 'url' | 'actorType' | 'locked' | 'bot'
   | 'discoverable' | 'inboxUrl' | 'sharedInboxUrl' | 'outboxUrl' | 'followersUrl' | 'followingUrl' | 'featuredUrl'
-  | 'publicKeyId' | 'publicKeyPem' | 'avatarRemoteUrl' | 'headerRemoteUrl'
+  | 'publicKeyId' | 'publicKeyPem' | 'avatarRemoteUrl' | 'headerRemoteUrl' | 'emojis'
 > & { uri: string; domain: string; published: string | null };
 
 const originOf = (url: string): string | undefined => {
@@ -148,6 +151,7 @@ export function parseActor(doc: ApDocument, opts: { keyId?: string } = {}): Pars
     publicKeyPem: key?.publicKeyPem ?? null,
     avatarRemoteUrl: imageOf(doc.icon),
     headerRemoteUrl: imageOf(doc.image),
+    emojis: readActorEmojiTags(doc),
     published: published ? published.toISOString() : null,
   };
 }
@@ -178,14 +182,28 @@ export async function saveActorDocument(doc: ApDocument, opts: { fetchedFrom?: s
   }
   const now = nowIso();
   const existing = await remoteAccountByUri(actor.uri);
-  if (existing) return updateRemoteAccount(existing.id, profileOf(actor, now));
+  if (existing) {
+    // A changed avatar or header shows from its server until copied here (./media_requests.ts).
+    const updated = await updateRemoteAccount(existing.id, { ...profileOf(actor, now), ...staleProfileCopies(existing, actor) });
+    if (updated) await requestProfileImageCopies(updated, existing);
+    return withPins(updated);
+  }
   const { published, ...fields } = actor;
   const account = accountItem.parse({ ...fields, id: newId(), createdAt: published ?? now, updatedAt: now, fetchedAt: now });
-  if (await createRemoteAccount(account)) return account;
+  if (await createRemoteAccount(account)) {
+    await requestProfileImageCopies(account);
+    return withPins(account);
+  }
   // Stored meanwhile by another worker: that one stands.
   const stored = await remoteAccountByUri(actor.uri);
   if (!stored) log.warn('remote handle already held by another actor', { id: actor.uri, acct: `${actor.username}@${actor.domain}` });
   return stored;
+}
+
+/** The saved account, its pinned posts read from its featured collection first (./featured.ts); pins are not worth failing the save. */
+async function withPins(account: Account | undefined): Promise<Account | undefined> {
+  if (account) await syncFeatured(account).catch((err: unknown) => log.error('reading a featured collection failed', { accountId: account.id, err }));
+  return account;
 }
 
 const isStale = (account: Account, now = Date.now()) => !account.fetchedAt || now - Date.parse(account.fetchedAt) > REFRESH_AFTER_MS;
@@ -294,7 +312,11 @@ async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
  * failed: the key may have been rotated; not refetched twice within a minute). Undefined when
  * the key cannot be found, its server cannot be asked now included (the sender retries).
  */
-export const lookupKey: KeyLookup = async (keyId, { refresh }) => {
+export const lookupKey: KeyLookup = (keyId, opts) => withoutReadingFeatured(() => lookupKeyNow(keyId, opts));
+
+// Inside a signature check (an HTTP request waits on it), an actor saved has its featured collection read
+// later (its next refresh, an Update, an Add), not now: up to seven more requests would hold up the request.
+const lookupKeyNow: KeyLookup = async (keyId, { refresh }) => {
   if (!httpUrl(keyId) || isLocalUrl(keyId)) return undefined;
   try {
     let account = await remoteAccountByUri(keyOwners.get(keyId) ?? keyId.replace(/#.*$/, ''));

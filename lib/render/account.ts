@@ -5,7 +5,7 @@ import type { Account } from '../db/accounts';
 import { mediaUrl } from '../media/storage';
 import { fieldValueToHtml, noteToHtml } from '../text';
 import type { Emoji } from '../db/emojis';
-import { emojisFor } from './emoji';
+import { emojisFor, renderRemoteEmojis } from './emoji';
 
 export const MISSING_AVATAR_PATH = '/avatars/original/missing.png';
 export const MISSING_HEADER_PATH = '/headers/original/missing.png';
@@ -36,7 +36,7 @@ const renderedFields = (account: Account) =>
  * them `emojis` is empty, since this renderer reads nothing.
  */
 export function renderAccount(account: Account, opts: { withSource?: boolean; emojis?: Map<string, Emoji> } = {}) {
-  // A remote account's images are served from its own server (not copied here).
+  // A remote account's images are served from its own server until copied here (lib/federation/remote_media.ts).
   const avatar = !account.avatarKey && account.avatarRemoteUrl ? account.avatarRemoteUrl : image(account.avatarKey, MISSING_AVATAR_PATH);
   const header = !account.headerKey && account.headerRemoteUrl ? account.headerRemoteUrl : image(account.headerKey, MISSING_HEADER_PATH);
   const rendered = {
@@ -60,7 +60,7 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     following_count: Math.max(0, account.followingCount),
     statuses_count: Math.max(0, account.statusesCount),
     last_status_at: day(account.lastStatusAt),
-    emojis: opts.emojis ? emojisFor([account.displayName, account.note], opts.emojis) : ([] as unknown[]),
+    emojis: account.domain ? renderRemoteEmojis(account.emojis) : opts.emojis ? emojisFor([account.displayName, account.note], opts.emojis) : ([] as unknown[]),
     fields: renderedFields(account),
   };
   if (!opts.withSource) return rendered;

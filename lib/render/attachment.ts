@@ -22,8 +22,8 @@ function renderMeta(media: Media): Record<string, unknown> {
 }
 
 /**
- * A remote attachment that was not fetched (federation part 1 fetches none) is shown from its server: `url`
- * is its `remote_url`, and an image is its own preview.
+ * A remote attachment not copied here (yet, or refused: lib/federation/remote_media.ts) is shown from its server:
+ * `url` is its `remote_url`, and an image is its own preview. Once copied, it renders as an upload does.
  */
 function remoteFileUrls(media: Media): { url: string | null; previewUrl: string | null } {
   const url = media.remoteUrl;

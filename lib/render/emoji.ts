@@ -2,7 +2,7 @@
 // the `emojis` of statuses and accounts: the known emoji whose `:shortcode:`
 // the text uses, in order of first use. Callers read the emoji items in their
 // own batch read (keys.emoji of `shortcodesIn(texts)`).
-import type { Emoji } from '../db/emojis';
+import type { Emoji, RemoteEmoji } from '../db/emojis';
 import { mediaUrl } from '../media/storage';
 
 // Shortcodes are at most 100 characters (lib/emojis): a longer run between colons is
@@ -27,6 +27,13 @@ export function renderEmoji(emoji: Emoji) {
     category: emoji.category,
   };
 }
+
+/**
+ * The `emojis` of a remote status or account: its server's emoji, stored with it (lib/federation/emoji_tags.ts),
+ * shown from their server; ours are never looked up for it, as Mastodon scopes shortcodes by domain.
+ */
+export const renderRemoteEmojis = (emojis: RemoteEmoji[] | undefined) =>
+  (emojis ?? []).map((e) => ({ shortcode: e.shortcode, url: e.url, static_url: e.url, visible_in_picker: false }));
 
 /** The distinct `:shortcode:`s of one entity's texts, in order of first use, at most MAX_EMOJIS_PER_ENTITY. */
 export function shortcodesIn(texts: string[]): string[] {

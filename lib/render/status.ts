@@ -13,7 +13,7 @@ import { notFound } from '../errors';
 import { renderAccount } from './account';
 import { renderAttachment } from './attachment';
 import { renderPoll } from './poll';
-import { emojisFor, shortcodesOfEach } from './emoji';
+import { emojisFor, renderRemoteEmojis, shortcodesOfEach } from './emoji';
 
 /** A remote status keeps the ActivityPub id its server gave it; ours are built from our URL scheme. */
 export const statusUri = (account: Account, status: Status) =>
@@ -105,7 +105,7 @@ export async function renderStatuses(
       media_attachments: mediaOf(s),
       mentions: s.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct })),
       tags: s.tags.map((name) => ({ name, url: tagUrl(name) })),
-      emojis: emojisFor([s.spoilerText, s.text], knownEmojis),
+      emojis: s.uri ? renderRemoteEmojis(s.emojis) : emojisFor([s.spoilerText, s.text], knownEmojis),
       card: null,
       poll: pollOf(s),
     };

@@ -127,6 +127,7 @@ describe('serverless package --stage prod', () => {
     ['signin', 'SigninQueue', 'SigninDeadLetterQueue'],
     ['inbox', 'InboxQueue', 'InboxDeadLetterQueue'],
     ['deliver', 'DeliverQueue', 'DeliverDeadLetterQueue'],
+    ['remote-media', 'RemoteMediaQueue', 'RemoteMediaDeadLetterQueue'],
   ])('defines the %s queue with a dead-letter queue after five receives', (queue, id, dlq) => {
     expect(template.Resources[id]).toMatchObject({
       Type: 'AWS::SQS::Queue',
@@ -202,7 +203,7 @@ describe('serverless package --stage prod', () => {
   });
 
   it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
       expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
       // The queue's ARN reaches the workers' nested stack as a parameter.
@@ -212,7 +213,7 @@ describe('serverless package --stage prod', () => {
 
   it('gives every queue a visibility timeout of at least six times its worker\'s timeout', () => {
     const resources = allResources(prod);
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue']] as const) {
       const timeout = resources[`${fn}LambdaFunction`]!.Properties.Timeout as number;
       expect(resources[queue]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
     }
@@ -231,6 +232,7 @@ describe('serverless package --stage prod', () => {
       QUEUE_URL_SIGNIN: { Ref: 'SigninQueue' },
       QUEUE_URL_INBOX: { Ref: 'InboxQueue' },
       QUEUE_URL_DELIVER: { Ref: 'DeliverQueue' },
+      QUEUE_URL_REMOTEMEDIA: { Ref: 'RemoteMediaQueue' },
       FUNCTION_PREFIX: 'tootless-prod-',
       MAIL_TRANSPORT: 'ses',
       // Read at run time from SSM (lib/secrets.ts); nothing GetFunctionConfiguration could show.
@@ -263,12 +265,17 @@ describe('serverless package --stage prod', () => {
     expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2']);
     expect(using('WorkerFunctionRole')).toEqual(['DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
     expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
-    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 12);
+    expect(using('RemoteMediaFunctionRole')).toEqual(['RemoteMediaWorker']);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 13);
     const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
     for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
     for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
     // The inbox endpoints may write only where they park large activities.
     expect(policyText('InboxFunctionRole')).toContain('"/federation/inbox/*"');
+    // The remote media worker may write only where attachments and profile images are kept, and send no mail.
+    expect(policyText('RemoteMediaFunctionRole')).toContain('"/media_attachments/*"');
+    expect(policyText('RemoteMediaFunctionRole')).toContain('"/accounts/*"');
+    expect(policyText('RemoteMediaFunctionRole')).not.toMatch(/ses:|"\/\*"/);
     expect(JSON.stringify(template.Resources.FunctionBasePolicy)).not.toMatch(/ses:|s3:/);
   });
 
@@ -279,7 +286,7 @@ describe('serverless package --stage prod', () => {
 
   it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue']) {
+    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue']) {
       expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
     }
     const text = JSON.stringify(alarms);
