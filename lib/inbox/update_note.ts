@@ -10,6 +10,7 @@
 // poll stay as they were.
 import type { Account } from '../db/accounts';
 import { mediaByIds, type Media } from '../db/media';
+import { requestAttachmentCopies } from '../federation/media_requests';
 import { pollById } from '../db/polls';
 import { remoteStatusIdByUri } from '../db/remote';
 import { statusById, type Status } from '../db/statuses';
@@ -83,6 +84,8 @@ export async function updateNote(received: Received, object: ApDocument): Promis
   if (written === 'changed-meanwhile' || written === 'media-not-yours') throw new Error(`Update(Note) ${read.uri}: ${written}`);
   if (written === before) return 'ignored';
   log.info('remote status edited', { statusId: before.id, uri: read.uri });
+  // New attachments are copied to our bucket as a Create's are (off this path; a failure leaves their remote URL).
+  await requestAttachmentCopies(media.newRemoteMedia);
   await fanOutEdit(written);
   return 'applied';
 }

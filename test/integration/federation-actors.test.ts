@@ -149,7 +149,8 @@ describe('storing actors', () => {
     const saved = await Promise.all(Array.from({ length: 8 }, () => saveActorDocument(doc)));
     expect(new Set(saved.map((a) => a?.id)).size).toBe(1);
     expect(saved[0]).toBeDefined();
-    expect(await storedItemCount()).toBe(before + 3);
+    // The account, its actor URI and handle pointers; and its entries in the domain's account index and the peers list.
+    expect(await storedItemCount()).toBe(before + 5);
     expect(await itemsStartingWith('ACTOR#https://burst.example/')).toBe(1);
     expect(await itemsStartingWith('ACCT#eve@burst.example')).toBe(1);
   });
