@@ -119,7 +119,7 @@ export function operatorSteps(pair: () => [Stack, Stack]) {
       odaDuring = await o.client.v1.statuses.create({ status: 'posted while the other server is suspended', visibility: 'public' });
     }, STEP_MS);
 
-    it('unblocked: both directions work again, and nothing sent during the suspension turns up', async () => {
+    it('unblocked: both directions work again, and what the first server sent during the suspension never turns up', async () => {
       const [first, second] = pair();
       const o = need(oda, 'oda');
       const s = need(sam, 'sam');
@@ -128,11 +128,14 @@ export function operatorSteps(pair: () => [Stack, Stack]) {
       expect(await adminOn(first, ['domains', 'unblock', second.domain])).toContain(`Unblocked ${second.domain} (was suspend)`);
       await blocksSettle();
 
-      // Second to first: a mention sent after the one during the suspension arrives; the earlier one never did.
+      // Second to first: a mention sent after the unblock arrives. The one sent during the suspension is not
+      // checked here: its delivery was refused (403, not retried) if the first attempt reached the inbox, but an
+      // attempt that timed out (a cold inbox function under load) is rightly retried and accepted after the
+      // unblock. The refusal itself is tested in test/integration/instance-domain-blocks.test.ts.
+      void samSent;
       const odaOnSecond = await resolveAccount(s, acctOn(o, first));
       const witness = await s.client.v1.statuses.create({ status: `@${odaOnSecond.acct} and now?`, visibility: 'public' });
       await eventually(async () => (await mentionUris(o)).includes(witness.uri), 'oda is mentioned by sam again', HOP_MS);
-      expect(await mentionUris(o)).not.toContain(samSent.uri);
 
       // First to second: oda can look sam up again and mention him; her post from during the suspension never reached him.
       const samAgain = await resolveAccount(o, acctOn(s, second));
