@@ -24,7 +24,8 @@ import { isId, newId } from '../ids';
 import { log } from '../log';
 import { MAX_INPUT_PIXELS } from './image';
 import { processMediaFile, type MediaProblem } from './processing';
-import { attachmentKey, deleteMediaQuietly, putMedia } from './storage';
+import { storeProcessedFiles } from './files';
+import { deleteMediaQuietly } from './storage';
 import { cappedText, RAW_CAPS } from '../text/limits';
 
 /** Mastodon's limit on alternative text (lib/text/limits.ts; counted in code units, so it is also the raw cap). */
@@ -107,39 +108,24 @@ export async function createAttachment(account: Account, input: MediaCreateInput
   const processed = result.media;
 
   const id = newId();
-  const fileKey = attachmentKey(id, 'original', processed.original.extension);
-  const previewKey = processed.type === 'image' ? attachmentKey(id, 'small', processed.small.extension) : null;
+  const { files, keys } = await storeProcessedFiles(id, processed);
   const media: Media = {
     id,
     remoteUrl: null,
     accountId: account.id,
     type: processed.type,
-    fileKey,
-    previewKey,
-    contentType: processed.original.contentType,
-    fileSize: processed.original.data.length,
-    original: processed.type === 'image' ? { width: processed.original.width, height: processed.original.height } : null,
-    small: processed.type === 'image' ? { width: processed.small.width, height: processed.small.height } : null,
+    ...files,
     focus: input.focus ?? null,
     description: input.description ?? null,
-    blurhash: processed.type === 'image' ? processed.blurhash : null,
     statusId: null,
     state: 'ready',
     createdAt: nowIso(),
   };
-
-  const uploaded: string[] = [];
   try {
-    await putMedia(fileKey, processed.original.data, processed.original.contentType);
-    uploaded.push(fileKey);
-    if (processed.type === 'image' && previewKey) {
-      await putMedia(previewKey, processed.small.data, processed.small.contentType);
-      uploaded.push(previewKey);
-    }
     if (!(await createMedia(media))) throw new Error(`media id collision: ${id}`);
   } catch (err) {
     log.error('media: storing an attachment failed', { err, mediaId: id });
-    await deleteMediaQuietly(uploaded);
+    await deleteMediaQuietly(keys);
     throw err;
   }
   return media;

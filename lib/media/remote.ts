@@ -8,7 +8,8 @@ import type { Media, RemoteMediaFiles } from '../db/media';
 import { uploadSizeLimit } from '../http/limits';
 import { AVATAR_SIZE, HEADER_SIZE, PROFILE_IMAGE_MAX_BYTES, processProfileImage, type ImageProblem } from './image';
 import { processMediaFile, type MediaProblem, type ProcessedMedia } from './processing';
-import { attachmentKey, deleteMediaQuietly, profileImageKey, putMedia } from './storage';
+import { storeProcessedFiles } from './files';
+import { profileImageKey, putMedia } from './storage';
 
 /** `mismatch`: the file is not the kind of media its server said it was (an `Image` that is a video). */
 export type RemoteFileProblem = MediaProblem | ImageProblem | 'mismatch';
@@ -39,20 +40,6 @@ function typeOf(declared: Media['type'], processed: ProcessedMedia): Media['type
   return family === 'image' ? undefined : declared;
 }
 
-/** Stores the processed files; removes what was stored if one of them fails. */
-async function putAll(files: { key: string; data: Buffer; contentType: string }[]): Promise<void> {
-  const stored: string[] = [];
-  try {
-    for (const f of files) {
-      await putMedia(f.key, f.data, f.contentType);
-      stored.push(f.key);
-    }
-  } catch (err) {
-    await deleteMediaQuietly(stored);
-    throw err;
-  }
-}
-
 /** Processes and stores a fetched remote attachment; the Media item is the caller's to update with the result. */
 export async function storeRemoteAttachment(media: Pick<Media, 'id' | 'type'>, data: Buffer): Promise<Stored<RemoteMediaFiles>> {
   const result = await processMediaFile(data);
@@ -61,25 +48,8 @@ export async function storeRemoteAttachment(media: Pick<Media, 'id' | 'type'>, d
   const type = typeOf(media.type, processed);
   if (!type) return { ok: false, problem: 'mismatch' };
 
-  const fileKey = attachmentKey(media.id, 'original', processed.original.extension);
-  const previewKey = processed.type === 'image' ? attachmentKey(media.id, 'small', processed.small.extension) : null;
-  const files = [{ key: fileKey, data: processed.original.data, contentType: processed.original.contentType }];
-  if (processed.type === 'image' && previewKey) files.push({ key: previewKey, data: processed.small.data, contentType: processed.small.contentType });
-  await putAll(files);
-  return {
-    ok: true,
-    keys: files.map((f) => f.key),
-    stored: {
-      type,
-      fileKey,
-      previewKey,
-      contentType: processed.original.contentType,
-      fileSize: processed.original.data.length,
-      original: processed.type === 'image' ? { width: processed.original.width, height: processed.original.height } : null,
-      small: processed.type === 'image' ? { width: processed.small.width, height: processed.small.height } : null,
-      blurhash: processed.type === 'image' ? processed.blurhash : null,
-    },
-  };
+  const { files, keys } = await storeProcessedFiles(media.id, processed);
+  return { ok: true, keys, stored: { type, ...files } };
 }
 
 /** Processes (cropped as uploads are) and stores a fetched remote avatar or header; answers its object key. */
@@ -87,6 +57,6 @@ export async function storeRemoteProfileImage(accountId: string, image: 'avatar'
   const result = await processProfileImage(data, image === 'avatar' ? AVATAR_SIZE : HEADER_SIZE);
   if (!result.ok) return { ok: false, problem: result.problem };
   const key = profileImageKey(image === 'avatar' ? 'avatars' : 'headers', accountId, result.image.extension);
-  await putAll([{ key, data: result.image.data, contentType: result.image.contentType }]);
+  await putMedia(key, result.image.data, result.image.contentType);
   return { ok: true, stored: key, keys: [key] };
 }
