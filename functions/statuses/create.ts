@@ -2,37 +2,17 @@
 import { z } from 'zod';
 import { visibilities } from '../../lib/db/statuses';
 import { http, type Ctx } from '../../lib/http';
-import { absent, booleanish, intString } from '../../lib/schema';
-import { cappedText, COUNTED_LIMITS, RAW_CAPS } from '../../lib/text/limits';
+import { absent } from '../../lib/schema';
+import { requestedId, statusInputFields } from '../../lib/statuses/input';
 import { renderStatus } from '../../lib/render/status';
 import { postStatus } from '../../lib/statuses/create';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
 import { scheduleStatus } from '../../lib/statuses/scheduled';
 
-const id = z.string({ invalid_type_error: 'must be a string' }).max(20, 'is not a valid id');
-
 export const schema = z.object({
-  // Raw caps first (lib/text/limits.ts), so that no text costs more to count than a normal one; the counted limit is checked in lib.
-  status: absent(cappedText(RAW_CAPS.statusText, COUNTED_LIMITS.statusCharacters)),
-  media_ids: z
-    .preprocess((v) => (typeof v === 'string' ? [v] : v === null ? undefined : v), z.array(id, { invalid_type_error: 'must be an array' }).max(20).optional())
-    .default([]),
-  poll: absent(
-    z.object(
-      {
-        options: absent(z.array(cappedText(RAW_CAPS.pollOption, COUNTED_LIMITS.pollOptionCharacters), { invalid_type_error: 'must be an array' }).max(RAW_CAPS.pollOptionCount)),
-        expires_in: absent(intString),
-        multiple: absent(booleanish),
-        hide_totals: absent(booleanish),
-      },
-      { invalid_type_error: 'must be an object' },
-    ),
-  ),
-  in_reply_to_id: absent(id),
-  sensitive: absent(booleanish),
-  spoiler_text: absent(cappedText(RAW_CAPS.spoilerText, COUNTED_LIMITS.statusCharacters)),
+  ...statusInputFields,
+  in_reply_to_id: absent(requestedId),
   visibility: absent(z.enum(visibilities, { errorMap: () => ({ message: 'is not a valid visibility' }) })),
-  language: absent(z.string({ invalid_type_error: 'must be a string' }).max(10)),
   scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),
 });
 
