@@ -74,6 +74,20 @@ type CheckedPoll = { options: string[]; expiresIn: number; multiple: boolean; hi
 /** What the rules let through: the poll, and the text tokenised once for everything posting does with it. */
 export type Checked = { poll?: CheckedPoll; text: ParsedText };
 
+/** A new poll of status `statusId` from the checked input: no votes yet, ending `expiresIn` seconds from now. */
+export const newPoll = (statusId: string, accountId: string, checked: CheckedPoll, now: string): Poll => ({
+  id: newId(),
+  statusId,
+  accountId,
+  options: checked.options.map((title) => ({ title, votesCount: 0 })),
+  multiple: checked.multiple,
+  hideTotals: checked.hideTotals,
+  expiresAt: new Date(Date.now() + checked.expiresIn * 1000).toISOString(),
+  votesCount: 0,
+  votersCount: 0,
+  createdAt: now,
+});
+
 /** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
 export function checkRules(input: NewStatus): Checked {
   const text = input.status ?? '';
@@ -180,18 +194,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   const resolved = await resolveMentions(parsed);
   const now = nowIso();
   const id = newId();
-  const poll: Poll | undefined = pollInput && {
-    id: newId(),
-    statusId: id,
-    accountId: author.id,
-    options: pollInput.options.map((title) => ({ title, votesCount: 0 })),
-    multiple: pollInput.multiple,
-    hideTotals: pollInput.hideTotals,
-    expiresAt: new Date(Date.now() + pollInput.expiresIn * 1000).toISOString(),
-    votesCount: 0,
-    votersCount: 0,
-    createdAt: now,
-  };
+  const poll = pollInput && newPoll(id, author.id, pollInput, now);
   const status: Status = {
     id,
     uri: null,

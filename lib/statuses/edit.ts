@@ -18,7 +18,7 @@ import { log } from '../log';
 import { listedInPublicTimelines, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
 import { mentionedAccounts, statusToHtml, tagsOf } from '../text/status';
-import { checkMedia, checkRules, resolveMentions, type NewStatus } from './create';
+import { checkMedia, checkRules, newPoll, resolveMentions, type NewStatus } from './create';
 
 /**
  * An edit, as Mastodon's PUT takes it: the new version whole. Text, content warning, sensitivity, attachments
@@ -60,18 +60,7 @@ function nextPoll(status: Status, old: Poll | undefined, checked: ReturnType<typ
   if (!checked) return old ? undefined : 'unchanged';
   const sameOptions = old && old.options.length === checked.options.length && old.options.every((o, i) => o.title === checked.options[i]);
   if (old && sameOptions && old.multiple === checked.multiple) return 'unchanged';
-  return {
-    id: newId(),
-    statusId: status.id,
-    accountId: status.accountId,
-    options: checked.options.map((title) => ({ title, votesCount: 0 })),
-    multiple: checked.multiple,
-    hideTotals: checked.hideTotals,
-    expiresAt: new Date(Date.now() + checked.expiresIn * 1000).toISOString(),
-    votesCount: 0,
-    votersCount: 0,
-    createdAt: nowIso(),
-  };
+  return newPoll(status.id, status.accountId, checked, nowIso());
 }
 
 /** The attachments whose description or focus `changes` sets, among those the edited status has. */
