@@ -10,6 +10,7 @@ import { ID_WIDTH } from '../ids';
 import { accountItem, type Account } from './accounts';
 import { domainBlockItem } from './domain_blocks';
 import { countFollowerInbox } from './follower_inboxes';
+import type { GraphState } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
@@ -83,6 +84,20 @@ export type Severed = {
   /** A remote blocker's own edge's `followerInbox` (a received Block): taken off the blocked account's follower inboxes. */
   followingInbox?: string;
 };
+
+/**
+ * What a block between the viewer of `state` and its account severs, as read (lib/db/follows.ts graphStates).
+ * Only an edge whose follower is remote carries a `followerInbox`: the viewer's follower's when the viewer is ours
+ * and blocks, the viewer's own when a remote viewer's Block is received.
+ */
+export const severedBy = (state: Pick<GraphState, 'following' | 'followedBy' | 'requested' | 'requestedBy'>): Severed => ({
+  following: state.following !== undefined,
+  followedBy: state.followedBy !== undefined,
+  requested: state.requested !== undefined,
+  requestedBy: state.requestedBy !== undefined,
+  followedByInbox: state.followedBy?.followerInbox,
+  followingInbox: state.following?.followerInbox,
+});
 
 /**
  * Writes the block and removes, in the same transaction, exactly the edges and

@@ -5,7 +5,7 @@
 // What they hide on read is decided in lib/policy/hidden.ts.
 import { isVisible, visibleAccountsByIds } from '../policy/accounts';
 import type { Account } from '../db/accounts';
-import { blocksPage, createBlock, deleteBlock, deleteMute, mutesPage, putMute } from '../db/blocks';
+import { blocksPage, createBlock, deleteBlock, deleteMute, mutesPage, putMute, severedBy } from '../db/blocks';
 import { graphStates, type GraphState } from '../db/follows';
 import { unmergeFromHome } from '../db/home_merge';
 import { nowIso } from '../db/table';
@@ -37,14 +37,7 @@ export async function block(viewer: Account, targetId: string): Promise<Relation
   if (!state.blocking) {
     const record = { id: newId(), accountId: viewer.id, targetAccountId: target.id, createdAt: nowIso() };
     for (let attempt = 1; ; attempt++) {
-      const severed = {
-        following: state.following !== undefined,
-        followedBy: state.followedBy !== undefined,
-        requested: state.requested !== undefined,
-        requestedBy: state.requestedBy !== undefined,
-        followedByInbox: state.followedBy?.followerInbox,
-      };
-      if (await createBlock(record, severed)) break;
+      if (await createBlock(record, severedBy(state))) break;
       if (attempt >= BLOCK_ATTEMPTS) throw new Error('block: follow state kept changing');
       state = await targetState(viewer, targetId);
       if (state.blocking) break;

@@ -7,7 +7,7 @@
 // (lib/policy/hidden.ts reads "blocked by" as it reads "blocking"), and what
 // shows `blocked_by` in relationships. Undo(Block) removes the edge.
 import type { Account } from '../db/accounts';
-import { createBlock, deleteBlock } from '../db/blocks';
+import { createBlock, deleteBlock, severedBy } from '../db/blocks';
 import { graphStates } from '../db/follows';
 import { unmergeFromHome } from '../db/home_merge';
 import { nowIso } from '../db/table';
@@ -27,15 +27,8 @@ export async function receiveBlock(blocker: Account, target: Account): Promise<'
     const state = (await graphStates(blocker.id, [target.id])).get(target.id);
     if (!state) throw new Error(`graph state of ${blocker.id} and ${target.id} not read`);
     if (state.blocking) break;
-    const severed = {
-      following: state.following !== undefined,
-      followedBy: state.followedBy !== undefined,
-      requested: state.requested !== undefined,
-      requestedBy: state.requestedBy !== undefined,
-      // The blocker's follow of ours was counted under the inbox our posts go to: it comes off that count.
-      followingInbox: state.following?.followerInbox,
-    };
-    if (await createBlock(record, severed)) {
+    // The blocker's follow of ours was counted under the inbox our posts go to: it comes off that count.
+    if (await createBlock(record, severedBy(state))) {
       outcome = 'blocked';
       break;
     }
