@@ -3,11 +3,11 @@
 // timeline, an irreversible filter, a block, a status scheduled six minutes
 // ahead (the sweeper invoked through the Lambda endpoint with a moved clock),
 // search, and a trending tag.
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { mastodon } from 'masto';
 import { z } from 'zod';
 import { eventually, newUser, type MastoUser } from '../support/masto';
 import { useStack } from '../support/stack';
+import { sweepAt as sweepStackAt } from '../support/sweep';
 
 // Eight people sign up from 127.0.0.1, each with an app of their own: more than the 5 sign-ups
 // and 5 app registrations one address gets (lib/http/ratelimit.ts), and its waits poll the API
@@ -25,32 +25,8 @@ const sweepResult = z.object({
   scheduled: z.object({ due: z.number(), published: z.number() }),
 });
 
-/**
- * Runs the sweeper as its schedule would at `at`: the same ScheduledEvent serverless-offline's scheduler
- * sends, through the stack's Lambda invoke endpoint (the function judges due-ness by the event's `time`).
- */
-async function sweepAt(at: number): Promise<z.infer<typeof sweepResult>> {
-  const lambda = new LambdaClient({ endpoint: stack().lambdaEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const event = {
-    version: '0',
-    id: crypto.randomUUID(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    account: '000000000000',
-    time: new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: 'us-east-1',
-    resources: [],
-    detail: {},
-  };
-  try {
-    const res = await lambda.send(new InvokeCommand({ FunctionName: 'tootless-local-sweeper', InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(event)) }));
-    const payload = Buffer.from(res.Payload ?? new Uint8Array()).toString();
-    if (res.FunctionError) throw new Error(`the sweeper failed: ${payload}`);
-    return sweepResult.parse(JSON.parse(payload));
-  } finally {
-    lambda.destroy();
-  }
-}
+/** The sweeper's run at `at` (test/support/sweep.ts), with the counts it answers. */
+const sweepAt = async (at: number): Promise<z.infer<typeof sweepResult>> => sweepResult.parse(await sweepStackAt(stack(), at));
 
 const ids = (statuses: mastodon.v1.Status[]) => statuses.map((s) => s.id);
 const accountIdsOf = (statuses: mastodon.v1.Status[]) => statuses.map((s) => s.account.id);

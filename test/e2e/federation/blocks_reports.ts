@@ -4,39 +4,10 @@
 // posts stop reaching hers; ann unblocks. Then ben reports ann, forwarding the
 // report: it arrives on ann's server as a report from ben's server, which its
 // operator sees with `npm run admin -- reports` (run here against that stack's table).
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { mastodon } from 'masto';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/bootstrap';
 import { eventually, newUser, type MastoUser } from '../../support/masto';
 import type { Stack } from '../../support/stack';
-import { HOP_MS, STEP_MS, acctOn, followAcross, need, resolveAccount, resolveStatus } from './pair';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const run = promisify(execFile);
-
-/** `npm run admin -- <args>` against `stack`'s table, as its operator runs it; answers what it printed. */
-async function adminOn(stack: Stack, args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/admin/cli.ts', ...args], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      STAGE: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.endpoint,
-      TABLE_NAME: stack.dynamo.tableName,
-      BASE_URL: stack.baseUrl,
-      LOCAL_DOMAIN: stack.domain,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    },
-    timeout: 60_000,
-  });
-  return stdout;
-}
+import { HOP_MS, STEP_MS, acctOn, followAcross, need, resolveAccount, resolveStatus, adminOn } from './pair';
 
 const relationshipOf = async (viewer: MastoUser, other: mastodon.v1.Account) =>
   (await viewer.client.v1.accounts.relationships.fetch({ id: [other.id] }))[0];

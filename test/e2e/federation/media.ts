@@ -5,44 +5,13 @@
 // (added with `npm run admin -- emoji add`, run against that stack's table and
 // bucket) used in a post shows in the status's `emojis` on the second, from the
 // first server's URL.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import sharp from 'sharp';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/bootstrap';
 import { eventually, newUser, type MastoUser } from '../../support/masto';
 import type { Stack } from '../../support/stack';
-import { HOP_MS, STEP_MS, acctOn, need, resolveAccount, resolveStatus } from './pair';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const run = promisify(execFile);
-
-/** `npm run admin -- <args>` against `stack`'s table and bucket (`mediaUrl`: where its bucket serves), as its operator runs it. */
-async function adminOn(stack: Stack, mediaUrl: string, args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/admin/cli.ts', ...args], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      STAGE: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.endpoint,
-      TABLE_NAME: stack.dynamo.tableName,
-      AWS_ENDPOINT_URL_S3: new URL(mediaUrl).origin,
-      MEDIA_BUCKET: new URL(mediaUrl).pathname.split('/')[1] ?? '',
-      MEDIA_URL: mediaUrl,
-      BASE_URL: stack.baseUrl,
-      LOCAL_DOMAIN: stack.domain,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    },
-    timeout: 120_000,
-  });
-  return stdout;
-}
+import { HOP_MS, STEP_MS, acctOn, need, resolveAccount, resolveStatus, adminOn } from './pair';
 
 const square = (width: number, height: number, background: { r: number; g: number; b: number }) =>
   sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
@@ -117,7 +86,7 @@ export function mediaSteps(pair: () => [Stack, Stack]) {
       const [first] = pair();
       const file = join(mkdtempSync(join(tmpdir(), 'tootless-emoji-')), 'h6party.png');
       writeFileSync(file, await square(64, 64, { r: 250, g: 200, b: 0 }));
-      await adminOn(first, need(firstMediaUrl, "the first server's media URL"), ['emoji', 'add', 'h6party', file]);
+      await adminOn(first, ['emoji', 'add', 'h6party', file], { mediaUrl: need(firstMediaUrl, "the first server's media URL") });
 
       const posted = await mia.client.v1.statuses.create({ status: 'party time :h6party:', visibility: 'public' });
       const ours = posted.emojis.find((e) => e.shortcode === 'h6party');

@@ -7,40 +7,11 @@
 // first server sends nothing his way. Unblocked, both directions work again, and
 // what was sent during the suspension never turns up. Last, authorized fetch on
 // the first server: the second still reads its documents, with signed GETs.
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { mastodon } from 'masto';
-import { LOCAL_CREDENTIALS } from '../../../infra/local/bootstrap';
 import { BLOCKS_TTL_MS } from '../../../lib/policy/instance_domains';
 import { eventually, newUser, type MastoUser } from '../../support/masto';
 import type { Stack } from '../../support/stack';
-import { HOP_MS, STEP_MS, acctOn, followAcross, need, resolveAccount, resolveStatus } from './pair';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const run = promisify(execFile);
-
-/** `npm run admin -- <args>` against `stack`'s table, as its operator runs it; answers what it printed. */
-async function adminOn(stack: Stack, args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/admin/cli.ts', ...args], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      STAGE: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.endpoint,
-      TABLE_NAME: stack.dynamo.tableName,
-      BASE_URL: stack.baseUrl,
-      LOCAL_DOMAIN: stack.domain,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    },
-    timeout: 120_000,
-  });
-  return stdout;
-}
+import { HOP_MS, STEP_MS, acctOn, followAcross, need, resolveAccount, resolveStatus, adminOn } from './pair';
 
 /** Every function of the stack reads the blocks anew within this time (lib/policy/instance_domains.ts keeps them that long). */
 const blocksSettle = () => new Promise((r) => setTimeout(r, BLOCKS_TTL_MS + 2_000));

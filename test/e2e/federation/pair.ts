@@ -5,8 +5,13 @@
 // and delta.test so that both suites may run at once. `FED_PAIR` names another
 // pair (`127.0.0.20=h20.test,127.0.0.21=h21.test`), for running one area alone
 // beside another run.
+import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { mastodon } from 'masto';
+import { LOCAL_CREDENTIALS } from '../../../infra/local/bootstrap';
 import { eventually, type MastoUser } from '../../support/masto';
 import { startStack, type Stack, type StackOptions } from '../../support/stack';
 
@@ -100,4 +105,35 @@ export async function followAcross(follower: MastoUser, target: mastodon.v1.Acco
     `${follower.me.username} follows ${target.acct}`,
     HOP_MS,
   );
+}
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const run = promisify(execFile);
+
+/**
+ * `npm run admin -- <args>` against `stack`'s table, as its operator runs it; answers what it printed.
+ * `mediaUrl` (where the stack's bucket serves: its origin and bucket name) for commands that store files.
+ */
+export async function adminOn(stack: Stack, args: string[], opts: { mediaUrl?: string } = {}): Promise<string> {
+  const media = opts.mediaUrl ? new URL(opts.mediaUrl) : undefined;
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/admin/cli.ts', ...args], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      STAGE: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.endpoint,
+      TABLE_NAME: stack.dynamo.tableName,
+      ...(media && opts.mediaUrl
+        ? { AWS_ENDPOINT_URL_S3: media.origin, MEDIA_BUCKET: media.pathname.split('/')[1] ?? '', MEDIA_URL: opts.mediaUrl }
+        : {}),
+      BASE_URL: stack.baseUrl,
+      LOCAL_DOMAIN: stack.domain,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    },
+    timeout: 120_000,
+  });
+  return stdout;
 }

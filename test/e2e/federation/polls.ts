@@ -12,35 +12,11 @@
 // still ahead as "now" (closed means ended), so the other side shows the poll
 // ended at once, while the first server, whose real clock has not reached the
 // end, still shows it running: that is the moved clock, not the federation.
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { mastodon } from 'masto';
 import { eventually, newUser, type MastoUser } from '../../support/masto';
 import type { Stack } from '../../support/stack';
+import { sweepAt } from '../../support/sweep';
 import { HOP_MS, STEP_MS, acctOn, followAcross, need, resolveAccount, resolveStatus } from './pair';
-
-/** Runs `stack`'s sweeper as its schedule would at `at` (the function judges due-ness by the event's `time`). */
-async function sweepAt(stack: Stack, at: number): Promise<unknown> {
-  const lambda = new LambdaClient({ endpoint: stack.lambdaEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const event = {
-    version: '0',
-    id: crypto.randomUUID(),
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    account: '000000000000',
-    time: new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: 'us-east-1',
-    resources: [],
-    detail: {},
-  };
-  try {
-    const res = await lambda.send(new InvokeCommand({ FunctionName: 'tootless-local-sweeper', InvocationType: 'RequestResponse', Payload: Buffer.from(JSON.stringify(event)) }));
-    const payload = Buffer.from(res.Payload ?? new Uint8Array()).toString();
-    if (res.FunctionError) throw new Error(`the sweeper failed: ${payload}`);
-    return JSON.parse(payload);
-  } finally {
-    lambda.destroy();
-  }
-}
 
 const countsOf = (poll: mastodon.v1.Poll | null | undefined) => poll?.options.map((o) => o.votesCount);
 
