@@ -13,6 +13,7 @@ import type { Status } from '../../lib/db/statuses';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { processActivity, type Processed } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
+import { activity, activityIdOf, receive, type Doc } from '../support/activities';
 import { aRemoteAccount, aStoredPoll, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { scanTable } from '../support/items';
 
@@ -27,7 +28,6 @@ for (const queue of ['deliver', 'push'] as const) {
   });
 }
 
-type Doc = Record<string, unknown>;
 type Remote = Account & { uri: string; followersUrl: string };
 
 /** Every item of the test's table but rate-limit counters, in key order: what "nothing written" compares. */
@@ -39,16 +39,6 @@ async function tableDump(): Promise<string[]> {
   return items.sort();
 }
 
-const receive = (activity: Doc): Promise<Processed> => processActivity({ activity, signer: String(activity.actor), receivedAt: new Date().toISOString() });
-const idOn = (actor: Remote) => `${actor.uri}#activities/${randomUUID()}`;
-const activity = (actor: Remote, type: string, object: unknown, extra: Doc = {}): Doc => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: idOn(actor),
-  type,
-  actor: actor.uri,
-  object,
-  ...extra,
-});
 const noteOf = (author: Remote, extra: Doc = {}): Doc & { id: string } => ({
   id: `${author.uri}/statuses/${randomUUID()}`,
   type: 'Note',
@@ -208,7 +198,7 @@ const rows: [string, Row][] = [
       },
       bad: () => replayed.current!,
       badOutcome: 'replayed',
-      good: () => ({ ...replayed.current!, id: idOn(w.dave) }),
+      good: () => ({ ...replayed.current!, id: activityIdOf(w.dave) }),
     },
   ],
   [

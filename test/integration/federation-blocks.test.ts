@@ -21,23 +21,14 @@ import { homeEntryRecord } from '../../lib/db/timelines';
 import { putItem } from '../../lib/db/table';
 import { apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
-import { processActivity, type Processed } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { activity, collectDeliveries, receive, type Doc } from '../support/activities';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
-const delivered: DeliverMessage[] = [];
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
+const delivered = collectDeliveries();
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
-
-beforeEach(() => {
-  delivered.length = 0;
-});
 
 type Remote = Account & { uri: string; inboxUrl: string };
 const aRemote = async (domain = 'beta.example'): Promise<Remote> => (await aRemoteAccount({ domain, keyless: true })).account as Remote;
@@ -48,15 +39,6 @@ async function aRemoteFollower(follower: Account, local: Account): Promise<void>
   expect(await createFollow(edge, { followerInbox: follower.sharedInboxUrl ?? follower.inboxUrl ?? undefined })).toBe(true);
 }
 
-type Doc = Record<string, unknown>;
-const activity = (actor: Remote, type: string, object: unknown): Doc & { id: string } => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: `${actor.uri}#activities/${randomUUID()}`,
-  type,
-  actor: actor.uri,
-  object,
-});
-const receive = (body: Doc): Promise<Processed> => processActivity({ activity: body, signer: String(body.actor), receivedAt: new Date().toISOString() });
 const blockOf = (blocker: Remote, target: string) => activity(blocker, 'Block', target);
 const undoOf = (actor: Remote, block: Doc) => activity(actor, 'Undo', block);
 

@@ -22,26 +22,17 @@ import { statusById, type Status } from '../../lib/db/statuses';
 import { getItem } from '../../lib/db/table';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
-import { processActivity, type Processed } from '../../lib/inbox';
+import { processActivity } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { activity, collectDeliveries, receive, type Doc } from '../support/activities';
 import { aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
 import { z } from 'zod';
 
-const delivered: DeliverMessage[] = [];
+const delivered = collectDeliveries();
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
-beforeEach(() => {
-  delivered.length = 0;
-});
-
-type Doc = Record<string, unknown>;
 type Remote = Account & { uri: string; followersUrl: string; inboxUrl: string; sharedInboxUrl: string };
 let seq = 0;
 async function aRemote(host: string): Promise<Remote> {
@@ -49,14 +40,6 @@ async function aRemote(host: string): Promise<Remote> {
   return account as Remote;
 }
 
-const activity = (actor: Remote, type: string, object: unknown): Doc & { id: string } => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: `${actor.uri}#activities/${randomUUID()}`,
-  type,
-  actor: actor.uri,
-  object,
-});
-const receive = (body: Doc, signer = String(body.actor)): Promise<Processed> => processActivity({ activity: body, signer, receivedAt: new Date().toISOString() });
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 /** A public Note of `author`, as its server renders it. */

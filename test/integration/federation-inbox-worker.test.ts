@@ -35,6 +35,7 @@ import { actorDeleteLimits } from '../../lib/inbox/delete';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import type { DeliverMessage, InboxMessage } from '../../lib/queue/messages';
 import { z } from 'zod';
+import { activity, activityIdOf, collectDeliveries, type Doc } from '../support/activities';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
@@ -42,14 +43,10 @@ import { connectThroughHandler, useManagementApi, type ManagementRequest } from 
 
 // ---- queues: the real fan-out, notify and inbox workers in-process; deliveries recorded ----
 
-const delivered: DeliverMessage[] = [];
+const delivered = collectDeliveries();
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
 registerInlineWorker('inbox', inboxWorker);
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
 
 // ---- streams: a stand-in for the Management API records every frame ----
 
@@ -76,8 +73,6 @@ async function aRemoteActor(opts: { host?: string; username?: string; uri?: stri
   return account as Remote;
 }
 
-type Doc = Record<string, unknown>;
-const activityIdOf = (actor: Remote) => `${actor.uri}#activities/${randomUUID()}`;
 
 const aNote = (actor: Remote, overrides: Doc = {}): Doc & { id: string } => ({
   id: `${actor.uri}/statuses/${randomUUID()}`,
@@ -99,14 +94,6 @@ const createOf = (actor: Remote, object: unknown, overrides: Doc = {}): Doc => (
   ...overrides,
 });
 
-const activity = (actor: Remote, type: string, object: unknown, overrides: Doc = {}): Doc => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: activityIdOf(actor),
-  type,
-  actor: actor.uri,
-  object,
-  ...overrides,
-});
 
 const message = (body: Doc, signer: string): InboxMessage => ({ activity: body, signer, receivedAt: new Date().toISOString() });
 /** What the inbox endpoint enqueues for `body`, signed by its actor unless told otherwise. */
@@ -135,10 +122,6 @@ async function withBaseUrl<T>(base: string, fn: () => Promise<T>): Promise<T> {
     process.env.BASE_URL = previous;
   }
 }
-
-beforeEach(() => {
-  delivered.length = 0;
-});
 
 // ---- the recorded Create(Note) of a real peer ----
 

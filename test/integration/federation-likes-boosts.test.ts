@@ -29,25 +29,20 @@ import { useRequestTimeout } from '../../lib/federation/fetch';
 import { instanceSigner } from '../../lib/federation/keys';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
-import { processActivity, type Processed } from '../../lib/inbox';
+import { processActivity } from '../../lib/inbox';
 import { announce } from '../../lib/inbox/announce';
 import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { activity, activityIdOf, collectDeliveries, receive, type Doc } from '../support/activities';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
 import { aRemoteActor as aServedActor, remoteServer, type RemoteServer } from '../support/remote-server';
 
-const delivered: DeliverMessage[] = [];
+const delivered = collectDeliveries(() => deliverDown);
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
 /** When set, the deliver queue refuses every message (an SQS outage). */
 let deliverDown = false;
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  if (deliverDown) throw new Error('deliver queue unavailable');
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
 
 beforeAll(async () => {
   // The instance actor's key pair, made on first need (it signs the fetches).
@@ -60,7 +55,6 @@ beforeEach(() => {
 
 // ---- remote actors and what they send ----
 
-type Doc = Record<string, unknown>;
 type Remote = Account & { uri: string; followersUrl: string; inboxUrl: string; sharedInboxUrl: string };
 let seq = 0;
 
@@ -75,15 +69,6 @@ async function aRemoteFollower(follower: Remote, local: Account): Promise<void> 
   expect(await createFollow(edge, { followerInbox: follower.sharedInboxUrl })).toBe(true);
 }
 
-const activityIdOf = (actor: Remote) => `${actor.uri}#activities/${randomUUID()}`;
-const activity = (actor: Remote, type: string, object: unknown, overrides: Doc = {}): Doc & { id: string } => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: activityIdOf(actor),
-  type,
-  actor: actor.uri,
-  object,
-  ...overrides,
-});
 const like = (actor: Remote, object: string) => activity(actor, 'Like', object);
 /** A public Announce, as Mastodon addresses one. */
 const announceOf = (actor: Remote, object: string, overrides: Doc = {}) =>
@@ -91,8 +76,6 @@ const announceOf = (actor: Remote, object: string, overrides: Doc = {}) =>
 /** The Undo of an activity, embedded, by `by` (its own unless it lies). */
 const undoOf = (by: Remote, undone: Doc) => activity(by, 'Undo', undone);
 
-const receive = (body: Doc, signer = String(body.actor)): Promise<Processed> =>
-  processActivity({ activity: body, signer, receivedAt: new Date().toISOString() });
 
 /** A public Note of `author`, received as its Create: a remote status stored here. */
 async function aRemoteStatus(author: Remote, overrides: Doc = {}): Promise<Status> {

@@ -22,10 +22,9 @@ import { statusById, type Status } from '../../lib/db/statuses';
 import { renderNote } from '../../lib/federation/render';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
-import { processActivity, type Processed } from '../../lib/inbox';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { activity, collectDeliveries, receive, type Doc } from '../support/activities';
 import { aFollow, aRemoteAccount, aStoredPoll, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
@@ -36,19 +35,10 @@ import { notificationItem } from '../../lib/db/notifications';
 const storedNotificationsOf = (account: Account) =>
   queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.notificationsPartition(account.id) } }, notificationItem);
 
-const delivered: DeliverMessage[] = [];
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
+const delivered = collectDeliveries();
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
 
-beforeEach(() => {
-  delivered.length = 0;
-});
-
-type Doc = Record<string, unknown>;
 type Remote = Account & { uri: string; followersUrl: string; inboxUrl: string };
 
 async function aRemoteActor(host = 'polls.example'): Promise<Remote> {
@@ -56,15 +46,6 @@ async function aRemoteActor(host = 'polls.example'): Promise<Remote> {
   return account as Remote;
 }
 
-const activityOf = (actor: Remote, type: string, object: unknown): Doc => ({
-  '@context': 'https://www.w3.org/ns/activitystreams',
-  id: `${actor.uri}#activities/${randomUUID()}`,
-  type,
-  actor: actor.uri,
-  object,
-});
-const receive = (body: Doc, signer = String(body.actor)): Promise<Processed> =>
-  processActivity({ activity: body, signer, receivedAt: new Date().toISOString() });
 
 /** `follower` (remote) follows `local`, as the inbox worker records an accepted Follow (with its server's inbox). */
 async function aRemoteFollower(follower: Account, local: Account): Promise<void> {
@@ -104,7 +85,7 @@ const vote = (user: UserFixture, pollId: string, choices: number[]) =>
 /** A remote Question stored through Create, answered with its status. */
 async function aRemotePoll(actor: Remote, overrides: Doc = {}): Promise<{ question: Doc & { id: string }; status: Status }> {
   const question = aQuestion(actor, overrides);
-  expect(await receive(activityOf(actor, 'Create', question))).toBe('applied');
+  expect(await receive(activity(actor, 'Create', question))).toBe('applied');
   const status = await statusOfUri(question.id);
   if (!status) throw new Error('the Question was not stored');
   return { question, status };
@@ -124,7 +105,7 @@ async function aLocalPoll(author: UserFixture, poll: Doc = {}, visibility = 'pub
 
 /** A remote actor's vote: Create of a Note named as the option, in reply to our poll status. */
 const aVote = (actor: Remote, status: Status, author: Account, name: string, overrides: Doc = {}) =>
-  activityOf(actor, 'Create', {
+  activity(actor, 'Create', {
     id: `${actor.uri}#votes/${randomUUID()}`,
     type: 'Note',
     name,
@@ -183,7 +164,7 @@ describe('a remote Question becomes a poll', () => {
   ])('refuses a Question with %s (nothing written); its good twin is stored', async (_what, bad, good) => {
     const before = await storedItemCount();
     const badQuestion = aQuestion(actor, bad);
-    expect(await receive(activityOf(actor, 'Create', badQuestion))).toBe('ignored');
+    expect(await receive(activity(actor, 'Create', badQuestion))).toBe('ignored');
     expect(await storedItemCount()).toBe(before);
     expect(await statusOfUri(badQuestion.id)).toBeUndefined();
     const { status } = await aRemotePoll(actor, good);
@@ -248,10 +229,10 @@ describe('Update(Question) from the poll\'s author', () => {
 
   it('brings the counts; a later one the end (closed)', async () => {
     const { question, status } = await aRemotePoll(actor);
-    expect(await receive(activityOf(actor, 'Update', updated(question, [4, 6])))).toBe('applied');
+    expect(await receive(activity(actor, 'Update', updated(question, [4, 6])))).toBe('applied');
     expect((await shownStatus(status.id, viewer)).poll).toMatchObject({ expired: false, votes_count: 10, voters_count: 10, options: [{ votes_count: 4 }, { votes_count: 6 }] });
     const closedAt = new Date(Date.now() - 1000).toISOString();
-    expect(await receive(activityOf(actor, 'Update', updated(question, [5, 6], { closed: closedAt })))).toBe('applied');
+    expect(await receive(activity(actor, 'Update', updated(question, [5, 6], { closed: closedAt })))).toBe('applied');
     expect((await shownStatus(status.id, viewer)).poll).toMatchObject({ expired: true, expires_at: closedAt, votes_count: 11 });
   });
 
@@ -264,10 +245,10 @@ describe('Update(Question) from the poll\'s author', () => {
     const { question, status } = await aRemotePoll(actor);
     const sender = who === 'sameServer' ? sameServer : who === 'elsewhere' ? elsewhere : actor;
     const before = await storedItemCount();
-    expect(await receive(activityOf(sender, 'Update', updated(question, [7, 7], extra)))).toBe('ignored');
+    expect(await receive(activity(sender, 'Update', updated(question, [7, 7], extra)))).toBe('ignored');
     expect(await storedItemCount()).toBe(before);
     expect(await countsOf(status.pollId!)).toEqual({ options: [3, 5], votes: 8, voters: 8 });
-    expect(await receive(activityOf(actor, 'Update', updated(question, [7, 7])))).toBe('applied');
+    expect(await receive(activity(actor, 'Update', updated(question, [7, 7])))).toBe('applied');
     expect(await countsOf(status.pollId!)).toEqual({ options: [7, 7], votes: 14, voters: 14 });
   });
 });

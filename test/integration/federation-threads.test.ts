@@ -26,18 +26,14 @@ import { MAX_ANCESTORS } from '../../lib/federation/threads';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { processActivity } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { collectDeliveries } from '../support/activities';
 import { aFollow, aPostedStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { aRemoteActor, remoteServer, serveWebfinger, type RemoteActor, type RemoteServer } from '../support/remote-server';
 
-const delivered: DeliverMessage[] = [];
+const delivered = collectDeliveries();
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
 
 type Doc = Record<string, unknown> & { id: string };
 

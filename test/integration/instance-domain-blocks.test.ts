@@ -39,6 +39,7 @@ import { forgetInstanceDomainBlocks } from '../../lib/policy/instance_domains';
 import { registerInlineWorker } from '../../lib/queue';
 import type { DeliverMessage, InboxMessage } from '../../lib/queue/messages';
 import { z } from 'zod';
+import { collectDeliveries } from '../support/activities';
 import { aFollow, aRemoteAccount, aUser, type RemoteAccountFixture, type UserFixture } from '../support/factories';
 import { call, type Call } from '../support/http';
 import { storedItemCount } from '../support/items';
@@ -47,14 +48,10 @@ import { connectThroughHandler, useManagementApi, type ManagementRequest } from 
 
 // ---- queues: fan-out and notify run for real, deliveries and inbox messages are recorded ----
 
-const delivered: DeliverMessage[] = [];
+const delivered = collectDeliveries();
 const queuedInbox: InboxMessage[] = [];
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
 registerInlineWorker('inbox', async (event: SQSEvent) => {
   for (const r of event.Records) queuedInbox.push(JSON.parse(r.body) as InboxMessage);
   return { batchItemFailures: [] };

@@ -5,7 +5,6 @@
 // input is paired with the accepted one beside it.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { SQSEvent } from 'aws-lambda';
 import { handler as createReport } from '../../functions/reports/create';
 import { addRule } from '../../lib/admin/commands';
 import { main } from '../../lib/admin/cli';
@@ -15,23 +14,13 @@ import { instanceSettings } from '../../lib/db/instance';
 import { reportById, reportsPage, type Report } from '../../lib/db/reports';
 import { apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
-import { processActivity, type Processed } from '../../lib/inbox';
 import { FLAG_CONTENT_RAW_MAX } from '../../lib/inbox/flag';
-import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
 import { RECEIVED_COMMENT_MAX } from '../../lib/reports/receive';
+import { collectDeliveries, receive } from '../support/activities';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
-const delivered: DeliverMessage[] = [];
-registerInlineWorker('deliver', async (event: SQSEvent) => {
-  for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
-  return { batchItemFailures: [] };
-});
-beforeEach(() => {
-  delivered.length = 0;
-});
-
+const delivered = collectDeliveries();
 type Remote = Account & { uri: string; inboxUrl: string };
 const aRemote = async (domain = 'beta.example', opts: { sharedInboxUrl?: null } = {}): Promise<Remote> =>
   (await aRemoteAccount({ domain, keyless: true, ...opts })).account as Remote;
@@ -187,8 +176,6 @@ const flagFrom = (actor: Remote, object: unknown, content?: unknown) => ({
   object,
   ...(content === undefined ? {} : { content }),
 });
-const receive = (body: Record<string, unknown>): Promise<Processed> =>
-  processActivity({ activity: body, signer: String(body.actor), receivedAt: new Date().toISOString() });
 const statusUrl = (user: UserFixture, id: string) => apUrls.status(user.account.username, id);
 
 describe('a received Flag', () => {
