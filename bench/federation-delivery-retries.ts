@@ -7,12 +7,10 @@
 // here), until its last attempt fails. Against dynalite in this process (server
 // health counting, the signer's key). Prints figures per failing share; no assertions.
 // Usage: npx tsx bench/federation-delivery-retries.ts   (DELIVERY_INBOXES=200 by default)
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SQSEvent } from 'aws-lambda';
-import { ensureTable } from '../infra/local/bootstrap';
-import { inProcessEmulators, printTable } from './lib';
+import { federationBench, printTable } from './lib';
 
 const INBOXES = Number(process.env.DELIVERY_INBOXES ?? 200);
 const SERVERS = 10;
@@ -45,18 +43,8 @@ async function closedOrigin(): Promise<string> {
 }
 
 async function main() {
-  const emulators = await inProcessEmulators();
-  Object.assign(process.env, {
-    QUEUE_MODE: 'inline',
-    STAGE: 'local',
-    FEDERATION_ALLOW_PRIVATE: '1',
-    BASE_URL: 'https://bench.example',
-    SECRET_KEY_BASE: `bench-${randomBytes(8).toString('hex')}`,
-    TABLE_NAME: `delivery-retries-${randomBytes(3).toString('hex')}`,
-    // Each last failed attempt logs an error (for the dead-letter queue): expected here, by the hundred.
-    LOG_LEVEL: 'silent',
-  });
-  await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME!);
+  // Each last failed attempt logs an error (for the dead-letter queue): expected here, by the hundred.
+  const emulators = await federationBench('delivery-retries', { LOG_LEVEL: 'silent' });
   const { createLocalAccount } = await import('../lib/db/accounts');
   const { deliverTo, MAX_ATTEMPTS } = await import('../lib/federation/deliver');
   const { newId } = await import('../lib/ids');

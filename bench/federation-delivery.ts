@@ -8,11 +8,9 @@
 // this process. A second case gives the followers no shared inbox: 1,000 POSTs.
 // Each POST is checked against the author's public key on arrival (sampled).
 // Usage: npx tsx bench/federation-delivery.ts   (DELIVERY_RUNS=5 by default)
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureTable } from '../infra/local/bootstrap';
-import { inProcessEmulators, percentile, printTable } from './lib';
+import { federationBench, percentile, printTable } from './lib';
 
 const SERVERS = 10;
 const FOLLOWERS_PER_SERVER = 100;
@@ -21,16 +19,7 @@ const RUNS = Math.max(1, Number(process.env.DELIVERY_RUNS ?? 5));
 type Server = { origin: string; received: number; close: () => Promise<void> };
 
 async function main() {
-  const emulators = await inProcessEmulators();
-  Object.assign(process.env, {
-    QUEUE_MODE: 'inline',
-    STAGE: 'local',
-    FEDERATION_ALLOW_PRIVATE: '1',
-    BASE_URL: 'https://bench.example',
-    SECRET_KEY_BASE: `bench-${randomBytes(8).toString('hex')}`,
-    TABLE_NAME: `delivery-${randomBytes(3).toString('hex')}`,
-  });
-  await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME!);
+  const emulators = await federationBench('delivery');
   // Imported after the environment points at the emulators.
   const { accountItem, createLocalAccount } = await import('../lib/db/accounts');
   const { createRemoteAccount } = await import('../lib/db/remote');

@@ -7,10 +7,9 @@
 // cost is part of an activity's), deliveries (Accept of a Follow) are counted, not
 // sent. Prints the overall rate and the cost of each type; no assertions.
 // Usage: npx tsx bench/federation-inbox-mixed.ts   (INBOX_MIXED=600 by default)
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
-import { ensureTable } from '../infra/local/bootstrap';
-import { inProcessEmulators, percentile, printTable } from './lib';
+import { federationBench, percentile, printTable } from './lib';
 
 const COUNT = Number(process.env.INBOX_MIXED ?? 600);
 const ACTORS = 60;
@@ -20,9 +19,7 @@ const TYPES = ['Create', 'Like', 'Announce', 'Undo', 'Follow', 'Update'] as cons
 type Kind = (typeof TYPES)[number];
 
 async function main() {
-  const emulators = await inProcessEmulators();
-  Object.assign(process.env, { QUEUE_MODE: 'inline', BASE_URL: 'https://bench.example', TABLE_NAME: `inbox-mixed-${randomBytes(3).toString('hex')}` });
-  await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME!);
+  const emulators = await federationBench('inbox-mixed');
   // Imported after the environment points at the emulators.
   const { accountItem, createLocalAccount } = await import('../lib/db/accounts');
   const { createRemoteAccount } = await import('../lib/db/remote');

@@ -8,21 +8,16 @@
 // message is sent (the 10 home entries, streams, tag counts: what a Note costs end to end).
 // Replays (the same activities delivered again) are measured last.
 // Usage: npx tsx bench/federation-inbox.ts        (INBOX_ACTIVITIES=500 by default)
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
-import { ensureTable } from '../infra/local/bootstrap';
-import { inProcessEmulators, percentile, printTable } from './lib';
+import { federationBench, percentile, printTable } from './lib';
 
 const COUNT = Number(process.env.INBOX_ACTIVITIES ?? 500);
 const FOLLOWERS = 10;
 const BATCH = 10;
 
 async function main() {
-  const emulators = await inProcessEmulators();
-  process.env.QUEUE_MODE = 'inline';
-  process.env.BASE_URL = 'https://bench.example';
-  process.env.TABLE_NAME = `inbox-${randomBytes(3).toString('hex')}`;
-  await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME);
+  const emulators = await federationBench('inbox');
   // Imported after the environment points at the emulators.
   const { accountItem } = await import('../lib/db/accounts');
   const { followRecord } = await import('../lib/db/follows');

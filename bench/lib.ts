@@ -97,3 +97,25 @@ export async function inProcessEmulators() {
  * which would answer 429s and measure those. Their counters still run and are measured.
  */
 export const BENCH_STACK_ENV = { RATE_LIMIT_FACTOR: '1000' };
+
+/**
+ * The federation benchmarks' world: emulators in this process, queues run inline, a fresh table named after
+ * `name`, this server at https://bench.example, and outbound requests allowed to loopback (the benchmarks'
+ * peers listen there). `env` adds or overrides settings. Import lib/ modules only after this.
+ */
+export async function federationBench(name: string, env: Record<string, string> = {}) {
+  const emulators = await inProcessEmulators();
+  const { randomBytes } = await import('node:crypto');
+  const { ensureTable } = await import('../infra/local/bootstrap');
+  Object.assign(process.env, {
+    QUEUE_MODE: 'inline',
+    STAGE: 'local',
+    FEDERATION_ALLOW_PRIVATE: '1',
+    BASE_URL: 'https://bench.example',
+    SECRET_KEY_BASE: `bench-${randomBytes(8).toString('hex')}`,
+    TABLE_NAME: `${name}-${randomBytes(3).toString('hex')}`,
+    ...env,
+  });
+  await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME!);
+  return emulators;
+}
