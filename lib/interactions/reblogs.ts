@@ -6,7 +6,7 @@ import { addReblog, reblogFlagOf, removeReblog } from '../db/interactions';
 import { statusById, statusItem, type Status } from '../db/statuses';
 import { forbidden, notFound } from '../errors';
 import { isId, newId } from '../ids';
-import { sendAnnounce, sendUndoAnnounce } from '../federation/send_interactions';
+import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
 import { currentStatus, interactionTarget } from './target';
@@ -51,7 +51,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
   if (original.accountId !== viewer.id) {
     await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id });
   }
-  await sendAnnounce(status, viewer, original);
+  // Its Announce goes to the reblogger's remote followers and the original's author from the fan-out (lib/timelines/fanout.ts).
   return status;
 }
 

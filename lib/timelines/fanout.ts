@@ -14,7 +14,9 @@ import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
 import { log } from '../log';
 import { authorsOf, entersHome, hasHomeHere, mentionedIds, reachesFollowers, recipientsRefusing, remoteParticipants, repliedToThirdParty } from '../policy';
+import { isRemoteAccount } from '../policy/federation';
 import { sendStatusCreate } from '../federation/outbox';
+import { sendAnnounce } from '../federation/send_interactions';
 import { deliverToLists, removeFromLists } from '../lists/delivery';
 import { openDeleteStream, openStatusStream, type DeletedStatus } from '../streaming/publish';
 
@@ -126,13 +128,16 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
 }
 
 /**
- * A local status's Create goes to its remote audience with the first page: here,
- * in the worker, so that posting costs the request no read of the follower
- * inboxes. A page run again sends the same Create (same id; receivers drop repeats).
+ * A local status's Create, or a local reblog's Announce, goes to its remote audience with the first page:
+ * here, in the worker, so that posting and reblogging cost the request no read of the follower inboxes.
+ * A page run again sends the same activity (same id; receivers drop repeats).
  */
 async function federate(status: Status): Promise<void> {
   const author = await accountById(status.accountId);
-  if (author) await sendStatusCreate(status, author);
+  if (!author || isRemoteAccount(author)) return;
+  if (status.reblogOfId === null) return sendStatusCreate(status, author);
+  const original = await statusById(status.reblogOfId);
+  if (original) await sendAnnounce(status, author, original);
 }
 
 /**
