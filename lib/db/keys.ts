@@ -272,6 +272,14 @@ export const keys = {
   domainAccount: (domain: string, accountId: string): Key => ({ PK: `DOMAIN_ACCOUNTS#${lower(domain)}`, SK: padId(accountId) }),
   domainAccountsPartition: (domain: string) => `DOMAIN_ACCOUNTS#${lower(domain)}`,
 
+  // ---- followed hashtags (lib/db/tag_follows.ts) ----
+  // ---- trends of statuses and links (lib/db/trends.ts) ----
+  // ---- preview cards (lib/db/cards.ts) ----
+  // ---- filters v2 (lib/db/filters.ts) ----
+  // ---- grouped notifications (lib/db/notifications.ts, lib/db/notification_groups.ts) ----
+  // ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts) ----
+  // ---- announcements (lib/db/announcements.ts) ----
+
   // ---- reports (lib/db/reports.ts) ----
   /** A report about an account (and some of its statuses), filed here or received in a Flag. GSI1: every report, newest first. */
   report: (id: string): Key => ({ PK: `REPORT#${padId(id)}`, SK: 'REPORT' }),

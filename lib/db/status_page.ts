@@ -10,6 +10,7 @@ import { keys, type Key } from './keys';
 import { mediaItem, type Media } from './media';
 import { pollItem, pollVoteItem, type Poll, type PollVote } from './polls';
 import type { Status } from './statuses';
+import type { PreviewCard } from './cards';
 import { batchGet, keyString, type Parser } from './table';
 
 const anyItem = z.record(z.string(), z.unknown());
@@ -62,6 +63,8 @@ export type StatusPageItems = {
   /** The viewer's flags on a status; all false without a viewer. */
   flags: (status: Status) => ViewerFlags;
   emoji: (shortcode: string) => Emoji | undefined;
+  /** The preview card attached to a status (lib/db/cards.ts), read in this same batch. */
+  card: (status: Status) => PreviewCard | undefined;
 };
 
 /**
@@ -85,6 +88,8 @@ export async function statusPageItems(statuses: Status[], viewerId: string | und
     vote: (pollId) => (viewerId ? pick(loaded, keys.pollVote(pollId, viewerId), pollVoteItem) : undefined),
     flags: (s) => (viewerId ? flagsIn(loaded, s, viewerId) : NO_FLAGS),
     emoji: (code) => pick(loaded, keys.emoji(code), emojiItem),
+    // CONTRACT: the cards area adds the card keys to `wanted` and picks them here.
+    card: () => undefined,
   };
 }
 

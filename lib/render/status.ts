@@ -14,6 +14,8 @@ import { renderAccount } from './account';
 import { renderAttachment } from './attachment';
 import { renderPoll } from './poll';
 import { emojisFor, renderRemoteEmojis, shortcodesOfEach } from './emoji';
+import { renderCard } from './card';
+import { filterResultsFor, type FilterResultContext } from '../filters/results';
 
 /** A remote status keeps the ActivityPub id its server gave it; ours are built from our URL scheme. */
 export const statusUri = (account: Account, status: Status) =>
@@ -26,6 +28,11 @@ export const tagUrl = (tag: string) => `${config.baseUrl}/tags/${encodeURICompon
 export type RenderOptions = {
   /** The delete response: `text` (the source) in place of `content`, for delete-and-redraft. */
   withSource?: boolean;
+  /**
+   * Where the statuses are shown (Mastodon 4's filter contexts): a signed-in viewer's filters of that
+   * context mark each status `filtered` (FilterResult[]); without a context `filtered` is [] for a viewer.
+   */
+  context?: FilterResultContext;
 };
 
 export async function renderStatuses(
@@ -61,6 +68,7 @@ export async function renderStatuses(
     if (e) knownEmojis.set(code, e);
   }
 
+  const filterResults = viewer && opts.context ? await filterResultsFor(viewer.id, shown, opts.context) : new Map<string, unknown[]>();
   const accountOf = (s: Status) => loaded.account(s.accountId);
   const mediaOf = (s: Status) => s.mediaIds.flatMap((id) => {
     const m: Media | undefined = loaded.media(id);
@@ -106,8 +114,9 @@ export async function renderStatuses(
       mentions: s.mentions.map((m) => ({ id: m.id, username: m.username, url: m.url, acct: m.acct })),
       tags: s.tags.map((name) => ({ name, url: tagUrl(name) })),
       emojis: s.uri ? renderRemoteEmojis(s.emojis) : emojisFor([s.spoilerText, s.text], knownEmojis),
-      card: null,
+      card: renderCard(loaded.card(s)),
       poll: pollOf(s),
+      ...(viewer ? { filtered: filterResults.get(s.id) ?? [] } : {}),
     };
   };
 
