@@ -1,5 +1,6 @@
 // Every key of the single table is built here, and only here.
 // The access patterns they serve are listed in lib/db/README.md.
+import { sha256 } from '../crypto';
 import { padId } from '../ids';
 
 export type Key = { PK: string; SK: string };
@@ -61,6 +62,8 @@ export const keys = {
   /** Distinct active users whose latest activity fell on a day (YYYY-MM-DD); one partition, read as a day range. */
   activityDay: (day: string): Key => ({ PK: 'ACTIVITY', SK: `DAY#${day}` }),
   activityPartition: () => 'ACTIVITY',
+  /** Distinct accounts active during a week (named by its Monday, YYYY-MM-DD): GET /api/v1/instance/activity's logins. */
+  activityWeek: (monday: string): Key => ({ PK: 'ACTIVITY', SK: `WEEK#${monday}` }),
   /** The day of an account's latest recorded activity (moves its count between activity days). */
   accountActivity: (accountId: string): Key => ({ PK: `ACTIVE#${padId(accountId)}`, SK: 'ACTIVE' }),
 
@@ -273,12 +276,66 @@ export const keys = {
   domainAccountsPartition: (domain: string) => `DOMAIN_ACCOUNTS#${lower(domain)}`,
 
   // ---- followed hashtags (lib/db/tag_follows.ts) ----
+  /** A hashtag an account follows, by the follow's own id: the account's followed tags, paged as Mastodon pages them. */
+  tagFollow: (accountId: string, followId: string): Key => ({ PK: `TAG_FOLLOWS#${padId(accountId)}`, SK: padId(followId) }),
+  tagFollowsPartition: (accountId: string) => `TAG_FOLLOWS#${padId(accountId)}`,
+  /** A follower of a hashtag (normalised name): one partition per tag, read by the fan-out; its key also keeps one follow per (account, tag). */
+  tagFollower: (tag: string, accountId: string): Key => ({ PK: `TAG_FOLLOWERS#${tag}`, SK: padId(accountId) }),
+  tagFollowersPartition: (tag: string) => `TAG_FOLLOWERS#${tag}`,
   // ---- trends of statuses and links (lib/db/trends.ts) ----
+  /** A status's trend counter on one UTC day (score in units decayed to that day's midnight, distinct accounts); the day partition lists the day's candidates. */
+  trendStatusDay: (day: string, statusId: string): Key => ({ PK: `TRENDSTATUSDAY#${day}`, SK: padId(statusId) }),
+  trendStatusDayPartition: (day: string) => `TRENDSTATUSDAY#${day}`,
+  /** An account's interaction with a status was counted toward trends (once per pair, whatever kind); expires by TTL. */
+  trendStatusActor: (statusId: string, accountId: string): Key => ({ PK: `TRENDACT#${padId(statusId)}#${padId(accountId)}`, SK: 'TRENDACT' }),
+  /** A link's trend counter on one UTC day, by the SHA-256 of its URL (uses, distinct accounts, score); the day partition lists the day's links. */
+  trendLinkDay: (day: string, urlHash: string): Key => ({ PK: `TRENDLINKDAY#${day}`, SK: urlHash }),
+  trendLinkDayPartition: (day: string) => `TRENDLINKDAY#${day}`,
+  /** A status's share of a link was counted (once per pair); expires by TTL. */
+  trendLinkShare: (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKUSE#${urlHash}#${padId(statusId)}`, SK: 'TRENDLINKUSE' }),
+  /** An account shared a link on a day (decides the day's distinct accounts); expires by TTL. */
+  trendLinkAccountDay: (day: string, urlHash: string, accountId: string): Key => ({ PK: `TRENDLINKACCT#${day}#${urlHash}#${padId(accountId)}`, SK: 'TRENDLINKACCT' }),
+  /** How many candidates a day partition of status or link trends holds: the cap's counter. */
+  trendDayCandidates: (kind: 'status' | 'link', day: string): Key => ({ PK: `TRENDCANDIDATES#${kind}#${day}`, SK: 'TRENDCANDIDATES' }),
+  /** An item the operator keeps out of trends (`status#<id>`, `link#<url hash>`, `tag#<tag>`): one partition, read whole. */
+  trendHidden: (kind: 'status' | 'link' | 'tag', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` }),
+  trendsHiddenPartition: () => 'TRENDS_HIDDEN',
   // ---- preview cards (lib/db/cards.ts) ----
+  /**
+   * The preview card of a normalised URL (or the last failure to fetch one), by the URL's SHA-256: a URL may be
+   * longer than a key may hold. Statuses name it in `cardUrl`; a page of statuses reads it in its batch.
+   */
+  card: (url: string): Key => ({ PK: `CARD#${sha256(url)}`, SK: 'CARD' }),
   // ---- filters v2 (lib/db/filters.ts) ----
+  // A v2 filter is its item at keys.filter (above) plus one item per keyword and per filtered status in the same
+  // partition, sorted under the filter's id so that one Query of the partition reads every filter whole.
+  /** A keyword of a v2 filter (a v1 filter is one keyword: the v1 id is the keyword's id). */
+  filterKeyword: (accountId: string, filterId: string, keywordId: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#K#${padId(keywordId)}` }),
+  /** A status a v2 filter names (FilterStatus). */
+  filterStatus: (accountId: string, filterId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#S#${padId(id)}` }),
+  /** The sort-key prefix of one filter's items (the filter, its keywords, its statuses). */
+  filterItemsPrefix: (filterId: string) => padId(filterId),
   // ---- grouped notifications (lib/db/notifications.ts, lib/db/notification_groups.ts) ----
-  // ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts) ----
+  /**
+   * The hour bucket a recipient's current group of one kind (`favourite-<status>`, `reblog-<status>`, `follow`) started in:
+   * a new notification of that kind joins it while it is younger than 12 hours (Mastodon's notif-group key). Expires by TTL.
+   */
+  notificationGroupBucket: (accountId: string, groupPrefix: string): Key => ({ PK: `NOTIF_BUCKET#${padId(accountId)}#${groupPrefix}`, SK: 'NOTIF_BUCKET' }),
+  // ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts, lib/db/familiar_followers.ts) ----
+  /** The private note an account keeps about another (Relationship.note), by exact key; the partition is every note it wrote. */
+  accountNote: (accountId: string, targetId: string): Key => ({ PK: `ACCOUNT_NOTES#${padId(accountId)}`, SK: padId(targetId) }),
   // ---- announcements (lib/db/announcements.ts) ----
+  /** An operator's announcement (with its reaction counts); the one partition is every announcement, read whole (there are few). */
+  announcement: (id: string): Key => ({ PK: 'ANNOUNCEMENTS', SK: padId(id) }),
+  announcementsPartition: () => 'ANNOUNCEMENTS',
+  /** An account dismissed (read) an announcement; under the announcement, so deleting it finds its marks. */
+  announcementRead: (announcementId: string, accountId: string): Key => ({ PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`, SK: `READ#${padId(accountId)}` }),
+  /** An account's reaction (emoji name) to an announcement: counted once per (account, name). */
+  announcementReaction: (announcementId: string, accountId: string, name: string): Key => ({
+    PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`,
+    SK: `REACTION#${padId(accountId)}#${name}`,
+  }),
+  announcementMarksPartition: (announcementId: string) => `ANNOUNCEMENT_MARKS#${padId(announcementId)}`,
 
   // ---- reports (lib/db/reports.ts) ----
   /** A report about an account (and some of its statuses), filed here or received in a Flag. GSI1: every report, newest first. */
@@ -317,6 +374,9 @@ export const gsi1 = {
   listMembership: (accountId: string, ownerId: string, listId: string) => ({ GSI1PK: `LISTED#${padId(accountId)}`, GSI1SK: `${padId(ownerId)}#${padId(listId)}` }),
   listMembershipsPartition: (accountId: string) => `LISTED#${padId(accountId)}`,
   listMembershipOwnerPrefix: (ownerId: string) => `${padId(ownerId)}#`,
+  /** The notifications of one group of a recipient, by notification id (GSI1 on a notification that has a stored group key). */
+  notificationGroupMember: (accountId: string, groupKey: string, notificationId: string) => ({ GSI1PK: `NOTIFGROUP#${padId(accountId)}#${groupKey}`, GSI1SK: padId(notificationId) }),
+  notificationGroupPartition: (accountId: string, groupKey: string) => `NOTIFGROUP#${padId(accountId)}#${groupKey}`,
   /** Every report, newest first: the operator's list (GSI1 on the report item). */
   report: (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) }),
   reportsPartition: 'REPORTS',

@@ -2,11 +2,13 @@
 // ordered by id (newest last in key order), plus a "once" item per
 // (recipient, type, actor, status) that keeps a redelivered queue message or a
 // repeated action from notifying twice. Both are written and removed together.
+// A notification of a groupable kind stores its Mastodon 4.3 group key, and GSI1
+// lists a group's notifications (lib/notifications/groups.ts decides the keys).
 import { z } from 'zod';
-import type { Page } from '../paging';
+import type { IdRange, Page } from '../paging';
 import { idRangeKeyCondition } from './id_range';
-import { keys } from './keys';
-import { batchWrite, deleteItem, getItem, query, transact, type Item } from './table';
+import { gsi1, GSI1, keys } from './keys';
+import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item } from './table';
 
 export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -23,22 +25,41 @@ export const notificationItem = z.object({
   fromAccountId: z.string(),
   statusId: z.string().nullable().default(null),
   createdAt: z.string(),
+  /** Mastodon 4.3's group key, stored since grouped notifications; older notifications derive theirs on read. */
+  groupKey: z.string().optional(),
 });
 export type Notification = z.infer<typeof notificationItem>;
 
 const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId'>) =>
   keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId);
 
-export const notificationRecord = (n: Notification) => ({ ...keys.notification(n.accountId, n.id), ...notificationItem.parse(n) });
+export const notificationRecord = (n: Notification) => ({
+  ...keys.notification(n.accountId, n.id),
+  ...(n.groupKey ? gsi1.notificationGroupMember(n.accountId, n.groupKey, n.id) : {}),
+  ...notificationItem.parse(n),
+});
+
+/** Where a recipient's current group of one kind started (an hour since the epoch), as notificationGroupBucket keeps it. */
+export type GroupBucket = { prefix: string; hour: number };
+
+const BUCKET_TTL_SECONDS = 12 * 3600;
+
+/** The hour the recipient's current group of this kind started in, if one started in the last 12 hours. */
+export async function groupBucketOf(accountId: string, prefix: string): Promise<number | undefined> {
+  const item = await getItem(keys.notificationGroupBucket(accountId, prefix), z.object({ hour: z.number().int() }));
+  return item?.hour;
+}
 
 /**
  * Writes a notification unless one for the same (recipient, type, actor, status)
  * exists. Answers false, having written nothing, when it does.
  */
-export async function createNotification(n: Notification): Promise<boolean> {
+export async function createNotification(n: Notification, bucket?: GroupBucket): Promise<boolean> {
   const result = await transact([
     { Put: { Item: { ...onceKey(n), notificationId: n.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: notificationRecord(n), ConditionExpression: 'attribute_not_exists(PK)' } },
+    // The group's bucket moves with the notification that joins it, so a duplicate never moves it.
+    ...(bucket ? [{ Put: { Item: { ...keys.notificationGroupBucket(n.accountId, bucket.prefix), hour: bucket.hour, expiresAt: expiresIn(BUCKET_TTL_SECONDS) } } }] : []),
   ]);
   return result.ok;
 }
@@ -84,10 +105,11 @@ export type NotificationFilter = {
  * immediately newer (read ascending, then reversed). Type and actor filters run
  * server-side; the Query continues until the page is full or the partition ends.
  */
-export async function notificationsPage(accountId: string, page: Page, filter: NotificationFilter): Promise<Notification[]> {
-  if (filter.types.length === 0) return [];
+/** The Query input of a range of the account's notifications with the type and actor filters; undefined when nothing can match. */
+function filteredRangeQuery(accountId: string, page: IdRange, filter: NotificationFilter) {
+  if (filter.types.length === 0) return undefined;
   const range = idRangeKeyCondition({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.notificationsPartition(accountId) }, page);
-  if (!range) return [];
+  if (!range) return undefined;
   const values: Record<string, unknown> = { ...range.ExpressionAttributeValues };
 
   const filters: string[] = [];
@@ -101,17 +123,25 @@ export async function notificationsPage(accountId: string, page: Page, filter: N
     filters.push('fromAccountId = :from');
     values[':from'] = filter.fromAccountId;
   }
+  return {
+    KeyConditionExpression: range.KeyConditionExpression,
+    ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+    ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: range.ScanIndexForward,
+  };
+}
+
+export async function notificationsPage(accountId: string, page: Page, filter: NotificationFilter): Promise<Notification[]> {
+  const input = filteredRangeQuery(accountId, page, filter);
+  if (!input) return [];
 
   const out: Notification[] = [];
   let start: Item | undefined;
   do {
     const res = await query(
       {
-        KeyConditionExpression: range.KeyConditionExpression,
-        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: range.ScanIndexForward,
+        ...input,
         Limit: page.limit,
         ExclusiveStartKey: start,
       },
@@ -121,5 +151,82 @@ export async function notificationsPage(accountId: string, page: Page, filter: N
     start = res.lastKey;
   } while (start && out.length < page.limit);
   const items = out.slice(0, page.limit);
-  return range.ScanIndexForward ? items.reverse() : items;
+  return input.ScanIndexForward ? items.reverse() : items;
+}
+
+/** How far a window read goes: items per Query, and Queries at most. */
+export type WindowBudget = { chunk: number; maxCalls: number };
+
+/**
+ * The account's notifications in a range, read in the range's direction (newest
+ * first, or oldest first from `min_id`) a Query at a time until `enough` says the
+ * items read so far suffice, the range ends, or the budget is spent. Answers them
+ * in read order, with whether the range was read to its end.
+ */
+export async function notificationsWindow(
+  accountId: string,
+  range: IdRange,
+  filter: NotificationFilter,
+  enough: (readSoFar: Notification[]) => boolean,
+  budget: WindowBudget,
+): Promise<{ items: Notification[]; complete: boolean }> {
+  const input = filteredRangeQuery(accountId, range, filter);
+  if (!input) return { items: [], complete: true };
+  const items: Notification[] = [];
+  let start: Item | undefined;
+  let calls = 0;
+  do {
+    const res = await query({ ...input, Limit: budget.chunk, ExclusiveStartKey: start }, notificationItem);
+    calls++;
+    items.push(...res.items);
+    start = res.lastKey;
+  } while (start && calls < budget.maxCalls && !enough(items));
+  return { items, complete: start === undefined };
+}
+
+/** The notifications stored under one group key, newest first, within an id range (GSI1; one Query per page of the index). */
+export async function groupMembers(accountId: string, groupKey: string, range: IdRange & { limit?: number } = {}): Promise<Notification[]> {
+  const condition = idRangeKeyCondition({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.notificationGroupPartition(accountId, groupKey) }, range);
+  if (!condition) return [];
+  const out: Notification[] = [];
+  let start: Item | undefined;
+  do {
+    const res = await query({ ...condition, ...(range.limit ? { Limit: range.limit - out.length } : {}), ExclusiveStartKey: start }, notificationItem);
+    out.push(...res.items);
+    start = res.lastKey;
+  } while (start && (range.limit === undefined || out.length < range.limit));
+  return condition.ScanIndexForward ? out.reverse() : out;
+}
+
+/**
+ * The account's notifications of one type (and status) between two ids, newest
+ * first: the members a group key names among notifications stored before group
+ * keys were (they are not in GSI1). The range spans the group's hours only.
+ */
+export async function notificationsOfKindBetween(accountId: string, type: NotificationType, statusId: string | null, range: IdRange): Promise<Notification[]> {
+  const input = filteredRangeQuery(accountId, range, { types: [type] });
+  if (!input) return [];
+  const values = { ...input.ExpressionAttributeValues, ...(statusId ? { ':status': statusId } : {}) };
+  const out: Notification[] = [];
+  let start: Item | undefined;
+  do {
+    const res = await query(
+      {
+        ...input,
+        FilterExpression: [input.FilterExpression, statusId ? 'statusId = :status' : undefined, 'attribute_not_exists(groupKey)'].filter(Boolean).join(' AND '),
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: start,
+      },
+      notificationItem,
+    );
+    out.push(...res.items);
+    start = res.lastKey;
+  } while (start);
+  return out;
+}
+
+/** Removes these notifications of the account (and their de-duplication items): one chunked BatchWrite. */
+export async function deleteNotifications(accountId: string, notifications: Notification[]): Promise<void> {
+  if (notifications.length === 0) return;
+  await batchWrite([], notifications.flatMap((n) => [keys.notification(accountId, n.id), onceKey(n)]));
 }

@@ -12,6 +12,7 @@ import { log } from '../log';
 import { mayNotify } from '../policy';
 import { offerPush } from '../push/offer';
 import { publishNotification } from '../streaming/publish';
+import { groupKeyFor } from './groups';
 
 export type NotifyRequest = {
   type: NotificationType;
@@ -36,7 +37,11 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   if (!(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
 
   const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
-  const created = await createNotification(notification);
+  // Favourites, reblogs and follows join the recipient's current group of their kind (Mastodon 4.3).
+  // A reblog notification groups under the reblogged status, whichever of the two the message names.
+  const group = await groupKeyFor({ ...notification, statusId: status?.reblogOfId ?? statusId });
+  if (group) notification.groupKey = group.groupKey;
+  const created = await createNotification(notification, group?.bucket);
   if (!created) return 'duplicate';
   log.debug('notification created', { id: notification.id, type, accountId });
   // Streaming: the recipient's `user` / `user:notification` streams (never fails the notification).

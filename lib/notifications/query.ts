@@ -9,7 +9,7 @@ import { isId } from '../ids';
 export const NOTIFICATIONS_LIMIT = 15;
 export const NOTIFICATIONS_MAX_LIMIT = 30;
 
-const typeList = z
+export const typeList = z
   .union([z.string(), z.array(z.string({ invalid_type_error: 'must be a list of strings' }))], { invalid_type_error: 'must be a list of strings' })
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(z.array(z.string().max(64, 'is too long')).max(notificationTypes.length * 4, 'has too many entries'));

@@ -1,10 +1,11 @@
 // Notification entity (https://docs.joinmastodon.org/entities/Notification/),
-// Mastodon 3.5: id, type, created_at, account, and status for the status types.
+// Mastodon 3.5: id, type, created_at, account, and status for the status types; Mastodon 4.3's group_key.
 // A page costs one batch read of accounts, one of statuses (plus one of the
 // reblogged originals when a reblog notification names the reblog itself), and
 // the status renderer's own batch read. Notifications whose actor is gone, or
 // whose status was deleted or is no longer visible to the recipient, are dropped.
 import { accountsByIds, type Account } from '../db/accounts';
+import { GROUPABLE_TYPES, listedKeyOf } from '../db/notification_groups';
 import { statusTypes, type Notification } from '../db/notifications';
 import { statusesByIds, type Status } from '../db/statuses';
 import { visibleTo } from '../policy';
@@ -12,7 +13,7 @@ import { renderAccount } from './account';
 import { renderStatuses } from './status';
 
 /** The status a notification is about: for a reblog, the reblogged original (as Mastodon's target_status). */
-async function targetStatuses(notifications: Notification[]): Promise<Map<string, Status>> {
+export async function targetStatuses(notifications: Notification[]): Promise<Map<string, Status>> {
   const ids = notifications.flatMap((n) => (statusTypes.includes(n.type) && n.statusId ? [n.statusId] : []));
   if (ids.length === 0) return new Map();
   const found = await statusesByIds(ids);
@@ -34,13 +35,14 @@ export async function renderNotifications(notifications: Notification[], viewer:
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
-  const renderedById = new Map((await renderStatuses(visible, viewer)).map((r) => [String(r.id), r]));
+  const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
 
   const out: Record<string, unknown>[] = [];
   for (const n of notifications) {
     const from = accounts.get(n.fromAccountId);
     if (!from) continue;
-    const base = { id: n.id, type: n.type, created_at: n.createdAt, account: renderAccount(from) };
+    // group_key (Mastodon 4.3): what a client merges a streamed notification into a grouped list by.
+    const base = { id: n.id, type: n.type, group_key: listedKeyOf(n, GROUPABLE_TYPES), created_at: n.createdAt, account: renderAccount(from) };
     if (!statusTypes.includes(n.type)) {
       out.push(base);
       continue;

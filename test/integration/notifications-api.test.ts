@@ -114,7 +114,7 @@ describe('GET /api/v1/notifications', () => {
     const [mention, follow, fav] = res.body;
     expect(mention).toMatchObject({ type: 'mention', account: { id: carol.account.id }, status: { visibility: 'direct', content: '<p>hello</p>' } });
     expect(typeof mention.created_at).toBe('string');
-    expect(follow).toEqual({ id: id(1), type: 'follow', created_at: expect.any(String), account: expect.objectContaining({ id: carol.account.id, acct: carol.account.username }) });
+    expect(follow).toEqual({ id: id(1), type: 'follow', group_key: expect.stringMatching(/^follow-\d+$/), created_at: expect.any(String), account: expect.objectContaining({ id: carol.account.id, acct: carol.account.username }) });
     expect(fav).toMatchObject({ type: 'favourite', account: { id: bob.account.id }, status: { account: { id: alice.account.id } } });
     expect(res.headers.link).toBe(
       `<https://social.example/api/v1/notifications?max_id=${id(14)}>; rel="next", <https://social.example/api/v1/notifications?min_id=${id(0)}>; rel="prev"`,
@@ -239,7 +239,7 @@ describe('GET /api/v1/notifications/:id', () => {
     const get = (id: string, token: string) => call(show, { path: `/api/v1/notifications/${id}`, pathParameters: { id }, token });
     const mine = await get(n.id, alice.token);
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ id: n.id, type: 'follow_request', created_at: n.createdAt, account: expect.objectContaining({ id: bob.account.id }) });
+    expect(mine.body).toEqual({ id: n.id, type: 'follow_request', group_key: `ungrouped-${n.id}`, created_at: n.createdAt, account: expect.objectContaining({ id: bob.account.id }) });
     const cases: [string, string][] = [[n.id, bob.token], ['123', alice.token], ['abc', alice.token], ['1'.repeat(25), alice.token]];
     for (const [other, token] of cases) {
       const res = await get(other, token);
