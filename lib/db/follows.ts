@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { accountItem, type Account } from './accounts';
+import { accountNoteItem } from './account_notes';
 import { blockItem, muteActive, muteItem, type Mute } from './blocks';
 import { blockableDomain, blockedDomainsAmong } from './domain_blocks';
 import { countFollowerInbox } from './follower_inboxes';
@@ -175,13 +176,15 @@ export type GraphState = {
   muting?: Mute | undefined;
   /** The viewer blocks the account's domain (lib/db/domain_blocks.ts); never for local accounts. */
   domainBlocking?: boolean;
+  /** The viewer's private note about the account (lib/db/account_notes.ts), read in the same batch. */
+  note?: string;
 };
 
 const anyItem = z.record(z.unknown());
 
 /**
- * One batch read for the accounts, the edges in both directions and the pending
- * requests in both directions between the viewer and each id; a second one, of
+ * One batch read for the accounts, the edges in both directions, the pending
+ * requests in both directions, blocks, mutes and the viewer's notes between the viewer and each id; a second one, of
  * the viewer's domain blocks, only when some of the accounts are remote.
  */
 export async function graphStates(viewerId: string, ids: string[]): Promise<Map<string, GraphState>> {
@@ -194,6 +197,7 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
     keys.block(viewerId, id),
     keys.block(id, viewerId),
     keys.mute(viewerId, id),
+    keys.accountNote(viewerId, id),
   ]);
   const found = await batchGet(wanted, anyItem);
   const read = <T>(key: Key, parser: Parser<T>): T | undefined => parseItem(parser, found.get(keyString(key)));
@@ -213,6 +217,7 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
       blockedBy: read(keys.block(id, viewerId), blockItem) !== undefined,
       muting: ((m) => (muteActive(m) ? m : undefined))(read(keys.mute(viewerId, id), muteItem)),
       domainBlocking: domain !== undefined && blockedDomains.has(domain),
+      note: read(keys.accountNote(viewerId, id), accountNoteItem)?.comment,
     });
   }
   return states;

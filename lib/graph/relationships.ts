@@ -1,6 +1,6 @@
 // Relationship entity (https://docs.joinmastodon.org/entities/Relationship/) between
-// the viewer and other accounts. Endorsements and notes come in a later issue:
-// false / '' until then.
+// the viewer and other accounts. `note` is the viewer's private note (lib/accounts/notes.ts),
+// read with the rest of the state. Endorsements come in a later issue: false until then.
 import { isVisible } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import { graphStates, type GraphState } from '../db/follows';
@@ -25,7 +25,7 @@ export function renderRelationship(id: string, state: Omit<GraphState, 'account'
     requested_by: state.requestedBy !== undefined,
     domain_blocking: state.domainBlocking ?? false,
     endorsed: false,
-    note: '',
+    note: state.note ?? '',
   };
 }
 export type Relationship = ReturnType<typeof renderRelationship>;
