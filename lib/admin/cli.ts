@@ -28,6 +28,8 @@ import {
 } from './commands';
 import { federationCommand, FEDERATION_USAGE, type FederationFlags } from './federation_cli';
 import { listReports, resolveReportCommand, showReport } from './report_commands';
+import { trendsCommand, TRENDS_USAGE } from './trend_commands';
+import { announcementsCommand, ANNOUNCEMENTS_USAGE, type AnnouncementFlags } from './announcement_commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
 
@@ -68,6 +70,10 @@ Reports
   reports list                       list the latest reports (filed here or received from other servers), newest first
   reports show <id>                  show a report
   reports resolve <id>               mark a report resolved
+
+${ANNOUNCEMENTS_USAGE}
+
+${TRENDS_USAGE}
 
 ${FEDERATION_USAGE}
 
@@ -128,6 +134,12 @@ export async function main(argv: string[], io: Output): Promise<number> {
         severity: { type: 'string' },
         'public-comment': { type: 'string' },
         'private-comment': { type: 'string' },
+        text: { type: 'string' },
+        'starts-at': { type: 'string' },
+        'ends-at': { type: 'string' },
+        'all-day': { type: 'boolean' },
+        timed: { type: 'boolean' },
+        draft: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -163,7 +175,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   }
 }
 
-type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean } & FederationFlags;
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean } & FederationFlags & AnnouncementFlags;
 
 async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
   const accountFlags = () => {
@@ -264,6 +276,16 @@ async function dispatch(group: string | undefined, command: string | undefined, 
       noMore(extra);
       return run(need(id, 'the report id'));
     }
+  }
+  if (group === 'announcements') {
+    accountFlags();
+    const output = await announcementsCommand(command, rest, flags);
+    if (output !== undefined) return output;
+  }
+  if (group === 'trends') {
+    accountFlags();
+    const output = await trendsCommand(command, rest);
+    if (output !== undefined) return output;
   }
   if (group === 'domains' || group === 'federation') {
     accountFlags();

@@ -321,6 +321,12 @@ export const keys = {
    * a new notification of that kind joins it while it is younger than 12 hours (Mastodon's notif-group key). Expires by TTL.
    */
   notificationGroupBucket: (accountId: string, groupPrefix: string): Key => ({ PK: `NOTIF_BUCKET#${padId(accountId)}#${groupPrefix}`, SK: 'NOTIF_BUCKET' }),
+  /** A recipient's notification policy (Mastodon 4.3's NotificationPolicy); absent until the recipient first sets one. */
+  notificationPolicy: (accountId: string): Key => ({ PK: `NOTIF_POLICY#${padId(accountId)}`, SK: 'NOTIF_POLICY' }),
+  /** The notification request of filtered notifications from one sender to one recipient (listed through GSI1). */
+  notificationRequest: (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_REQ#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_REQ' }),
+  /** A recipient accepted a sender's request: the sender's later notifications are never filtered (NotificationPermission). */
+  notificationPermission: (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_PERMIT#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_PERMIT' }),
   // ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts, lib/db/familiar_followers.ts) ----
   /** The private note an account keeps about another (Relationship.note), by exact key; the partition is every note it wrote. */
   accountNote: (accountId: string, targetId: string): Key => ({ PK: `ACCOUNT_NOTES#${padId(accountId)}`, SK: padId(targetId) }),
@@ -377,6 +383,12 @@ export const gsi1 = {
   /** The notifications of one group of a recipient, by notification id (GSI1 on a notification that has a stored group key). */
   notificationGroupMember: (accountId: string, groupKey: string, notificationId: string) => ({ GSI1PK: `NOTIFGROUP#${padId(accountId)}#${groupKey}`, GSI1SK: padId(notificationId) }),
   notificationGroupPartition: (accountId: string, groupKey: string) => `NOTIFGROUP#${padId(accountId)}#${groupKey}`,
+  /** A filtered notification (it has no group key), under its recipient and sender: what accepting or dismissing a request reads. */
+  filteredNotification: (accountId: string, fromAccountId: string, notificationId: string) => ({ GSI1PK: `NOTIFFILTERED#${padId(accountId)}#${padId(fromAccountId)}`, GSI1SK: padId(notificationId) }),
+  filteredNotificationsPartition: (accountId: string, fromAccountId: string) => `NOTIFFILTERED#${padId(accountId)}#${padId(fromAccountId)}`,
+  /** A recipient's notification requests by request id: the list Mastodon pages by id. */
+  notificationRequest: (accountId: string, requestId: string) => ({ GSI1PK: `NOTIF_REQS#${padId(accountId)}`, GSI1SK: padId(requestId) }),
+  notificationRequestsPartition: (accountId: string) => `NOTIF_REQS#${padId(accountId)}`,
   /** Every report, newest first: the operator's list (GSI1 on the report item). */
   report: (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) }),
   reportsPartition: 'REPORTS',

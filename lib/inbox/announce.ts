@@ -25,6 +25,7 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { mayReblog } from '../policy';
 import { enqueue } from '../queue';
+import { countInteraction } from '../trends';
 import { deleteStatus } from '../statuses/delete';
 import { localStatusAt, mayInteract } from './like';
 import type { Outcome, Received } from './received';
@@ -94,6 +95,8 @@ function reblogOf(received: Received, original: Status, visibility: Status['visi
  */
 async function distribute(reblog: Status, original: Status, actor: Account, again: boolean): Promise<void> {
   if (!again || !(await fanoutPageDone(reblog.id, 'create', ''))) await enqueue('fanout', { type: 'create', statusId: reblog.id });
+  // Counted once per (status, account): a reblog finished again counts nothing more.
+  await countInteraction(original, 'reblog', actor.id);
   if (original.uri === null && original.accountId !== actor.id) {
     await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: actor.id, statusId: original.id });
   }

@@ -10,6 +10,7 @@ import { apUrls, parseLocalUrl } from '../federation/urls';
 import { idOf, type ApDocument } from '../federation/vocab';
 import { blockedBetween, mayView } from '../policy';
 import { enqueue } from '../queue';
+import { countInteraction } from '../trends';
 import { localAccountAt, type Outcome, type Received } from './received';
 
 /**
@@ -34,6 +35,8 @@ export async function like(received: Received): Promise<Outcome> {
   if (!status || !(await mayInteract(received, status))) return 'ignored';
   const outcome = await addFavourite(received.actor.id, status.id);
   if (outcome === 'gone') return 'ignored';
+  // Counted once per (status, account), so a redelivery counts nothing more.
+  await countInteraction(status, 'favourite', received.actor.id);
   // Already there too: a redelivery after a worker died between the two finishes the notification (written once).
   await enqueue('notify', { type: 'favourite', accountId: status.accountId, fromAccountId: received.actor.id, statusId: status.id });
   return 'applied';

@@ -8,6 +8,7 @@ import { notFound } from '../errors';
 import { isId } from '../ids';
 import { sendLike, sendUndoLike } from '../federation/send_interactions';
 import { enqueue } from '../queue';
+import { countInteraction } from '../trends';
 import { currentStatus, interactionTarget } from './target';
 
 /** Favourites the status (a reblog's original); answers the status to render. */
@@ -15,6 +16,7 @@ export async function favourite(viewer: Account, id: string): Promise<Status> {
   const { shown, target } = await interactionTarget(id, viewer);
   const outcome = await addFavourite(viewer.id, target.id);
   if (outcome === 'gone') throw notFound();
+  if (outcome === 'changed') await countInteraction(target, 'favourite', viewer.id);
   if (outcome === 'changed' && target.accountId !== viewer.id) {
     await enqueue('notify', { type: 'favourite', accountId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
   }

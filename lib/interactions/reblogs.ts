@@ -9,6 +9,7 @@ import { isId, newId } from '../ids';
 import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
+import { countInteraction } from '../trends';
 import { currentStatus, interactionTarget } from './target';
 
 export type ReblogVisibility = 'public' | 'unlisted' | 'private';
@@ -48,6 +49,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
     return currentStatus(made.reblogId);
   }
   await enqueue('fanout', { type: 'create', statusId: status.id });
+  await countInteraction(original, 'reblog', viewer.id);
   if (original.accountId !== viewer.id) {
     await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id });
   }

@@ -1,18 +1,206 @@
 // Trending statuses and links (Mastodon 4's Trends::Statuses and Trends::Links): counters kept
 // at write time, decaying over days, read without scans. CONTRACT: the trends area owns lib/trends/.
-import type { Status } from '../db/statuses';
+//
+// The score. Each counted event (an account's first interaction with a status, an
+// account's first share of a link on a day) adds a weight that halves every HALF_LIFE:
+// worth w at time t, it is worth w·2^((t−now)/H) now. Rewriting every score as time
+// passes would be a scan; instead each UTC day has its own partition, and an event at t
+// adds w·2^((t−midnight)/H) to its candidate's counter in the partition of t's day:
+// its value "decayed to that day's midnight", which never changes afterwards. Within a
+// partition, ordering by the stored value is ordering by today's decayed score (every
+// counter shares the factor 2^((midnight−now)/H)); across days, that factor converts
+// them. A read ranks the union of today's and yesterday's partitions: two Queries.
+//
+// Bounds. A day partition holds at most CANDIDATES_PER_DAY candidates (a counter,
+// written in the candidate's own transaction, refuses more): a trends read is bounded
+// whatever the traffic. Statuses older than two days stop counting and showing
+// (lib/policy/trends.ts), and yesterday's events weigh 2^(−24h/H) = 1/8 at midnight.
+//
+// What counts (lib/policy/trends.ts): a public, non-reply status without a warning or
+// the sensitive mark, by a discoverable author on a server the operator has not
+// silenced; favourites, reblogs and public replies from anyone but the author, each
+// account once per status whatever it does (a marker, in the same transaction as the
+// score: retries, unfavourite and favourite again add nothing). A link counts the
+// distinct accounts sharing it in public statuses. Unlike Mastodon, nothing decays
+// from the status's creation and there is no review queue: the operator hides what
+// must not trend (`npm run admin -- trends hide ...`), and hidden items never show.
+import { accountById, type Account } from '../db/accounts';
+import { cardsByUrls, type PreviewCard } from '../db/cards';
+import { statusById, statusesByIds, type Status } from '../db/statuses';
+import {
+  countLinkShareOn,
+  countStatusInteraction,
+  hiddenTrends,
+  linkHistories,
+  linkTrendDays,
+  midnightOf,
+  statusTrendDays,
+  trendDayOf,
+  type StatusTrendDay,
+} from '../db/trends';
+import { log } from '../log';
+import { hiddenFor, hidesAccount, visibleTo } from '../policy';
+import { authorMayTrend, interactionMayCount, linkShareMayCount, replyCountsTowardTrends, statusMayTrend, youngEnoughToTrend } from '../policy/trends';
 
 export type TrendInteraction = 'favourite' | 'reblog' | 'reply';
 
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** How fast an event's weight halves. Eight hours: Mastodon's half-life for a link's score. */
+export const HALF_LIFE_MS = 8 * HOUR_MS;
+/** Candidates kept per day partition, for statuses and for links each. */
+export const CANDIDATES_PER_DAY = 1000;
+/**
+ * Distinct accounts (besides the author) an item needs before it trends. Mastodon asks 5
+ * and a moderator's review; a small instance with no review step trends at 2.
+ */
+export const MIN_ACCOUNTS = 2;
+/** Each kind counts the same, as Mastodon's observed = reblogs + favourites; an account counts once anyway. */
+const WEIGHTS: Record<TrendInteraction, number> = { favourite: 1, reblog: 1, reply: 1 };
+/** Days of a link's `history`, today first, as a tag's. */
+export const HISTORY_DAYS = 7;
+
+/** What an event at `at` adds, in the units of its own day's partition. */
+export const weightAt = (at: Date, weight = 1): number => weight * 2 ** ((at.getTime() - midnightOf(trendDayOf(at))) / HALF_LIFE_MS);
+/** A stored day counter's worth at `now`. */
+export const decayedAt = (stored: number, day: string, now: Date): number => stored * 2 ** ((midnightOf(day) - now.getTime()) / HALF_LIFE_MS);
+
+/** Today and yesterday (UTC): the partitions a ranking reads. */
+const rankedDays = (now: Date) => [trendDayOf(now), trendDayOf(new Date(now.getTime() - DAY_MS))];
+
 /** Counts an interaction with a status (local or received from another server) toward the status trends. */
-export async function countInteraction(status: Status, kind: TrendInteraction, actorId: string): Promise<void> {
-  void status;
-  void kind;
-  void actorId;
+export async function countInteraction(status: Status, kind: TrendInteraction, actorId: string, at: Date = new Date()): Promise<void> {
+  // Trends are a best-effort signal: a failure here must not fail the favourite, reblog or reply that caused it.
+  try {
+    if (!interactionMayCount(status, actorId, at)) return;
+    const author = await accountById(status.accountId);
+    if (!author || !(await authorMayTrend(author))) return;
+    const outcome = await countStatusInteraction({ id: status.id, accountId: author.id, domain: author.domain }, actorId, at, weightAt(at, WEIGHTS[kind]), CANDIDATES_PER_DAY);
+    if (outcome === 'day-full') log.info('trends: day partition full, status not a candidate', { statusId: status.id });
+  } catch (err) {
+    log.warn('trends: interaction not counted', { statusId: status.id, kind, actorId, err });
+  }
+}
+
+/** A reply counts toward its parent's trend as an interaction (lib/policy/trends.ts says which replies do). */
+export async function countReply(reply: Status, at: Date = new Date()): Promise<void> {
+  if (reply.inReplyToId === null || !replyCountsTowardTrends(reply)) return;
+  try {
+    const parent = await statusById(reply.inReplyToId);
+    if (parent) await countInteraction(parent, 'reply', reply.accountId, at);
+  } catch (err) {
+    log.warn('trends: reply not counted', { statusId: reply.id, err });
+  }
 }
 
 /** Counts a status sharing a link (called by the cards worker once the link's card is known) toward the link trends. */
-export async function countLinkShare(url: string, status: Status): Promise<void> {
-  void url;
-  void status;
+export async function countLinkShare(url: string, status: Status, at: Date = new Date()): Promise<void> {
+  try {
+    const author = await accountById(status.accountId);
+    if (!author || !(await linkShareMayCount(status, author))) return;
+    const outcome = await countLinkShareOn(url, { statusId: status.id, accountId: author.id }, at, weightAt(at), CANDIDATES_PER_DAY);
+    if (outcome === 'day-full') log.info('trends: day partition full, link not a candidate', { url });
+  } catch (err) {
+    log.warn('trends: link share not counted', { url, statusId: status.id, err });
+  }
 }
+
+// ---- ranking ----
+
+export type RankedStatus = { statusId: string; accountId: string; domain: string | null; score: number; accounts: number; hidden: boolean };
+export type RankedLink = { hash: string; url: string; score: number; accounts: number; uses: number; hidden: boolean };
+
+const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
+
+/**
+ * Every status candidate of today and yesterday with its score at `now`, best first, hidden ones
+ * marked (the operator's list shows them): below MIN_ACCOUNTS or older than two days left out.
+ */
+export async function rankStatuses(now: Date = new Date()): Promise<RankedStatus[]> {
+  const [byDay, hidden] = await Promise.all([statusTrendDays(rankedDays(now)), hiddenTrends()]);
+  const merged = new Map<string, { item: StatusTrendDay; score: number; accounts: number }>();
+  for (const [day, items] of byDay) {
+    for (const item of items) {
+      const entry = merged.get(item.statusId) ?? { item, score: 0, accounts: 0 };
+      entry.score += decayedAt(item.score, day, now);
+      entry.accounts += item.accounts;
+      merged.set(item.statusId, entry);
+    }
+  }
+  return [...merged.values()]
+    .filter((e) => e.accounts >= MIN_ACCOUNTS && youngEnoughToTrend(e.item.statusId, now))
+    .map((e) => ({ ...e.item, score: e.score, accounts: e.accounts, hidden: hidden.status.has(e.item.statusId) }))
+    .sort((a, b) => byScore(a, b) || (BigInt(b.statusId) > BigInt(a.statusId) ? 1 : -1));
+}
+
+/** Every link candidate of today and yesterday with its score at `now`, best first, hidden ones marked. */
+export async function rankLinks(now: Date = new Date()): Promise<RankedLink[]> {
+  const [byDay, hidden] = await Promise.all([linkTrendDays(rankedDays(now)), hiddenTrends()]);
+  const merged = new Map<string, RankedLink>();
+  for (const [day, items] of byDay) {
+    for (const item of items) {
+      const entry = merged.get(item.SK) ?? { hash: item.SK, url: item.url, score: 0, accounts: 0, uses: 0, hidden: hidden.link.has(item.SK) };
+      entry.score += decayedAt(item.score, day, now);
+      entry.accounts += item.accounts;
+      entry.uses += item.uses;
+      merged.set(item.SK, entry);
+    }
+  }
+  return [...merged.values()].filter((e) => e.accounts >= MIN_ACCOUNTS).sort((a, b) => byScore(a, b) || a.url.localeCompare(b.url));
+}
+
+export type TrendPage = { offset: number; limit: number };
+
+/**
+ * The trending statuses `viewer` sees, `page.limit` from `page.offset`, and whether more follow.
+ * As Mastodon's StatusTrend.allowed, one status per author (its best); the viewer's blocks,
+ * mutes and domain blocks apply before the page is cut (the ranking carries each author and
+ * server), so offsets page through the same list; what the page's statuses turn out to be
+ * (deleted, edited behind a warning, on a server silenced since) is checked after.
+ */
+export async function trendingStatuses(viewer: Account | undefined, page: TrendPage, now: Date = new Date()): Promise<{ statuses: Status[]; more: boolean }> {
+  const [ranked, hidden] = await Promise.all([rankStatuses(now), viewer ? hiddenFor(viewer.id) : undefined]);
+  const authors = new Set<string>();
+  const listed = ranked.filter((r) => {
+    if (r.hidden || authors.has(r.accountId) || (hidden && hidesAccount(hidden, { id: r.accountId, domain: r.domain }))) return false;
+    authors.add(r.accountId);
+    return true;
+  });
+  const cut = listed.slice(page.offset, page.offset + page.limit);
+  const found = await statusesByIds(cut.map((r) => r.statusId));
+  const candidates = cut.flatMap((r) => {
+    const status = found.get(r.statusId);
+    return status && statusMayTrend(status) ? [status] : [];
+  });
+  const statuses = await visibleTo(viewer, candidates, 'public', hidden ? { hidden } : {});
+  return { statuses, more: listed.length > page.offset + page.limit };
+}
+
+export type History = { day: string; uses: string; accounts: string }[];
+export type TrendingLink = { card: PreviewCard; history: History };
+
+/** The last HISTORY_DAYS UTC days, today first. */
+const pastDays = (now: Date) => Array.from({ length: HISTORY_DAYS }, (_, i) => trendDayOf(new Date(now.getTime() - i * DAY_MS)));
+
+/**
+ * The trending links, `page.limit` from `page.offset`, each with its card and a week of
+ * history, and whether more follow. A link whose card is not stored (yet) is left out.
+ */
+export async function trendingLinks(page: TrendPage, now: Date = new Date()): Promise<{ links: TrendingLink[]; more: boolean }> {
+  const listed = (await rankLinks(now)).filter((r) => !r.hidden);
+  const cut = listed.slice(page.offset, page.offset + page.limit);
+  if (cut.length === 0) return { links: [], more: false };
+  const days = pastDays(now);
+  const [cards, histories] = await Promise.all([cardsByUrls(cut.map((r) => r.url)), linkHistories(cut.map((r) => r.hash), days)]);
+  const links = cut.flatMap((r) => {
+    const card = cards.get(r.url);
+    if (!card) return [];
+    const history = days.map((day) => {
+      const counted = histories.get(day)?.get(r.hash);
+      return { day: String(midnightOf(day) / 1000), uses: String(counted?.uses ?? 0), accounts: String(counted?.accounts ?? 0) };
+    });
+    return [{ card, history }];
+  });
+  return { links, more: listed.length > page.offset + page.limit };
+}
+
