@@ -10,7 +10,7 @@ import { keys, type Key } from './keys';
 import { mediaItem, type Media } from './media';
 import { pollItem, pollVoteItem, type Poll, type PollVote } from './polls';
 import type { Status } from './statuses';
-import type { PreviewCard } from './cards';
+import { cardItem, type PreviewCard } from './cards';
 import { batchGet, keyString, type Parser } from './table';
 
 const anyItem = z.record(z.string(), z.unknown());
@@ -78,6 +78,7 @@ export async function statusPageItems(statuses: Status[], viewerId: string | und
     wanted.push(keys.account(s.accountId), ...s.mediaIds.map(keys.media));
     if (s.pollId) wanted.push(keys.poll(s.pollId));
     if (viewerId) wanted.push(...viewerFlagKeys(s, viewerId));
+    if (s.cardUrl) wanted.push(keys.card(s.cardUrl));
   }
   wanted.push(...shortcodes.map(keys.emoji));
   const loaded = await readKeys(wanted);
@@ -88,8 +89,7 @@ export async function statusPageItems(statuses: Status[], viewerId: string | und
     vote: (pollId) => (viewerId ? pick(loaded, keys.pollVote(pollId, viewerId), pollVoteItem) : undefined),
     flags: (s) => (viewerId ? flagsIn(loaded, s, viewerId) : NO_FLAGS),
     emoji: (code) => pick(loaded, keys.emoji(code), emojiItem),
-    // CONTRACT: the cards area adds the card keys to `wanted` and picks them here.
-    card: () => undefined,
+    card: (s) => (s.cardUrl ? pick(loaded, keys.card(s.cardUrl), cardItem)?.card : undefined),
   };
 }
 

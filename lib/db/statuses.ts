@@ -49,6 +49,8 @@ export const statusItem = z.object({
   url: z.string().nullable().default(null),
   /** A remote status's custom emoji (its server's, that its text uses); ours are looked up by shortcode. */
   emojis: z.array(remoteEmoji).optional(),
+  /** The URL of its preview card (lib/db/cards.ts), set by the cards worker once the card is known. */
+  cardUrl: z.string().optional(),
 });
 export type Status = z.infer<typeof statusItem>;
 

@@ -59,7 +59,20 @@ const agents = {
 
 const userAgent = () => `${SOFTWARE.name}/${SOFTWARE.version} (+${config.baseUrl}/)`;
 
-type Answer = { status: number; location?: string; body: Buffer };
+type Answer = { status: number; location?: string; body: Buffer; contentType: string };
+
+/**
+ * How a GET reads its answer beyond the size cap: `truncate` keeps the first `maxBytes` of a larger body
+ * (a web page's metadata sits at its start) instead of refusing it; `acceptType` refuses a 2xx answer whose
+ * Content-Type it does not take before reading its body (lib/cards: only text/html pages).
+ */
+export type ReadOptions = { truncate?: boolean; acceptType?: (contentType: string) => boolean };
+
+class UnwantedType extends Error {
+  constructor(readonly contentType: string) {
+    super(`answered with content type ${JSON.stringify(contentType)}`);
+  }
+}
 
 class TooLarge extends Error {
   constructor(readonly limit: number) {
@@ -68,9 +81,9 @@ class TooLarge extends Error {
 }
 
 /** The answer's body, decoded if the server compressed it anyway, at most `maxBytes`. */
-function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+function readBody(res: IncomingMessage, maxBytes: number, truncate = false): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(new TooLarge(maxBytes));
+  if (!truncate && Number.isFinite(declared) && declared > maxBytes) return Promise.reject(new TooLarge(maxBytes));
   const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
   const decoders: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
   const stream: Readable = decoders[encoding] ? (res.pipe(decoders[encoding]!()) as unknown as Readable) : res;
@@ -82,7 +95,8 @@ function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
       if (size > maxBytes) {
         res.destroy();
         stream.destroy();
-        reject(new TooLarge(maxBytes));
+        if (truncate) resolve(Buffer.concat([...chunks, chunk.subarray(0, chunk.length - (size - maxBytes))]));
+        else reject(new TooLarge(maxBytes));
         return;
       }
       chunks.push(chunk);
@@ -98,7 +112,15 @@ function readBody(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
 }
 
 /** One request through the guard, within `deadline` (epoch ms). Throws DestinationRefused, TooLarge or network errors. */
-function send(url: URL, method: 'GET' | 'POST', headers: Record<string, string>, body: Buffer | undefined, deadline: number, maxBytes: number): Promise<Answer> {
+function send(
+  url: URL,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  deadline: number,
+  maxBytes: number,
+  read: ReadOptions = {},
+): Promise<Answer> {
   const secure = url.protocol === 'https:';
   const request = secure ? https.request : http.request;
   return new Promise((resolve, reject) => {
@@ -107,12 +129,17 @@ function send(url: URL, method: 'GET' | 'POST', headers: Record<string, string>,
     const req = request(url, { method, headers, agent: agents[secure ? 'https:' : 'http:'], lookup: outboundLookup(url) }, (res) => {
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
+      const contentType = String(res.headers['content-type'] ?? '');
       if (maxBytes === 0) {
         // The caller wants the status only: drain the answer so the connection can be reused.
         res.resume();
-        return resolve({ status, location, body: Buffer.alloc(0) });
+        return resolve({ status, location, body: Buffer.alloc(0), contentType });
       }
-      readBody(res, maxBytes).then((buf) => resolve({ status, location, body: buf }), reject);
+      if (read.acceptType && status >= 200 && status <= 299 && !read.acceptType(contentType)) {
+        res.destroy();
+        return reject(new UnwantedType(contentType));
+      }
+      readBody(res, maxBytes, read.truncate).then((buf) => resolve({ status, location, body: buf, contentType }), reject);
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${requestTimeoutMs} ms`)), remaining);
     req.on('close', () => clearTimeout(timer));
@@ -129,6 +156,7 @@ function failure(url: string, err: unknown): FetchFailed {
   if (err instanceof FetchFailed) return err;
   if (err instanceof DestinationRefused) return new FetchRefused(url, err.reason);
   if (err instanceof TooLarge) return new FetchTooLarge(url, err.message);
+  if (err instanceof UnwantedType) return new FetchFailed(url, err.message);
   return new FetchFailed(url, err instanceof Error ? err.message : String(err));
 }
 
@@ -145,8 +173,8 @@ const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status
  */
 export async function guardedGet(
   rawUrl: string,
-  opts: { accept: string; signer?: Signer; maxBytes?: number; timeoutMs?: number },
-): Promise<{ url: string; body: Buffer }> {
+  opts: { accept: string; signer?: Signer; maxBytes?: number; timeoutMs?: number } & ReadOptions,
+): Promise<{ url: string; body: Buffer; contentType: string }> {
   const deadline = Date.now() + (opts.timeoutMs ?? requestTimeoutMs);
   let current = rawUrl;
   for (let hop = 0; ; hop++) {
@@ -156,7 +184,7 @@ export async function guardedGet(
       const url = checkOutboundUrl(current);
       const headers: Record<string, string> = { accept: opts.accept, 'user-agent': userAgent() };
       const signed = opts.signer ? signRequest({ method: 'GET', url: url.href, headers }, opts.signer) : {};
-      answer = await send(url, 'GET', { ...headers, ...signed }, undefined, deadline, opts.maxBytes ?? MAX_DOCUMENT_BYTES);
+      answer = await send(url, 'GET', { ...headers, ...signed }, undefined, deadline, opts.maxBytes ?? MAX_DOCUMENT_BYTES, opts);
     } catch (err) {
       throw failure(current, err);
     }
@@ -166,7 +194,7 @@ export async function guardedGet(
       continue;
     }
     if (answer.status < 200 || answer.status > 299) throw new FetchFailed(current, `answered ${answer.status}`, answer.status);
-    return { url: current, body: answer.body };
+    return { url: current, body: answer.body, contentType: answer.contentType };
   }
 }
 

@@ -120,6 +120,12 @@ export async function processMediaFile(data: Buffer): Promise<MediaResult> {
   }
 }
 
+/** The BlurHash of an image (a still, decoded by `image`), from a 32-pixel thumbnail of it. */
+export async function blurhashOf(image: Sharp): Promise<string> {
+  const tiny = await image.resize(BLURHASH_SOURCE_SIZE, BLURHASH_SOURCE_SIZE, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return blurhashEncode(new Uint8ClampedArray(tiny.data), tiny.info.width, tiny.info.height, BLURHASH_COMPONENTS, BLURHASH_COMPONENTS);
+}
+
 async function processImage(data: Buffer, output: Output, animated: boolean): Promise<ProcessedMedia> {
   // failOn 'truncated': a cut-off file is refused rather than stored with a grey band.
   const decode = (opts: { animated: boolean }) =>
@@ -151,12 +157,7 @@ async function processImage(data: Buffer, output: Output, animated: boolean): Pr
     resolveWithObject: true,
   });
 
-  const tiny = await firstFrame()
-    .resize(BLURHASH_SOURCE_SIZE, BLURHASH_SOURCE_SIZE, { fit: 'inside' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const blurhash = blurhashEncode(new Uint8ClampedArray(tiny.data), tiny.info.width, tiny.info.height, BLURHASH_COMPONENTS, BLURHASH_COMPONENTS);
+  const blurhash = await blurhashOf(firstFrame());
 
   return {
     type: 'image',

@@ -52,3 +52,7 @@ export async function deleteMediaQuietly(keys: (string | null | undefined)[]): P
 /** Where a media attachment's files live: one folder per attachment, one object per style, each with its own random part. */
 export const attachmentKey = (id: string, style: 'original' | 'small', extension: string): string =>
   `media_attachments/files/${padId(id)}/${style}/${randomPart()}.${extension}`;
+
+/** A preview card's image (lib/cards/): one object per fetch, under the card URL's hash. */
+export const previewCardImageKey = (urlHash: string, extension: string): string =>
+  `preview_cards/images/${urlHash.slice(0, 2)}/${urlHash}/${randomPart()}.${extension}`;

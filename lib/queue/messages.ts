@@ -116,6 +116,13 @@ export const remoteMediaMessage = z.discriminatedUnion('kind', [
 ]);
 export type RemoteMediaMessage = z.infer<typeof remoteMediaMessage>;
 
+/**
+ * A status whose preview card is to be found (lib/cards/): posted or edited with a link, or edited with its card's
+ * link gone. The worker reads the status again and decides from its current text.
+ */
+export const cardsMessage = z.object({ statusId: id });
+export type CardsMessage = z.infer<typeof cardsMessage>;
+
 /** Each queue's contract (serverless.yml names its worker `<queue>Worker`). */
 export const queueMessages = {
   mail: mailMessage,
@@ -126,6 +133,7 @@ export const queueMessages = {
   inbox: inboxMessage,
   deliver: deliverMessage,
   remoteMedia: remoteMediaMessage,
+  cards: cardsMessage,
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

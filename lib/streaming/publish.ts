@@ -34,6 +34,7 @@ import {
   type Subscription,
 } from '../db/connections';
 import { listsDelivered, membershipsOf } from '../db/lists';
+import { ownersHolding } from '../db/status_edits';
 import type { Notification } from '../db/notifications';
 import { isRemoteStatus, statusById, type Status, type Visibility } from '../db/statuses';
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
@@ -303,6 +304,17 @@ export async function openStatusStream(status: Status, hasMedia: boolean, event:
       }),
     listening: () => [...online.keys()],
   };
+}
+
+/**
+ * A status changed in place (an edit, or the preview card its link got later): `status.update` with its
+ * current version to the accounts with an open stream whose home holds it, to the lists that hold it and
+ * to the public and hashtag streams. No timeline entry is written.
+ */
+export async function publishStatusUpdate(status: Status): Promise<void> {
+  const stream = await openStatusStream(status, status.mediaIds.length > 0, 'status.update');
+  const holders = await ownersHolding(stream.listening(), status.id);
+  await Promise.all([stream.home(holders), stream.lists(), stream.shared()]);
 }
 
 // ---- delete ----

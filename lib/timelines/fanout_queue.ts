@@ -21,6 +21,7 @@
 //   key statuses by id, as they do on a reconnect.
 import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
 import { recordTagUses } from '../db/tags';
+import { requestCard } from '../cards/request';
 import { tagDisplayNames } from '../text/status';
 import { tagUseReach } from '../policy';
 import { statusById } from '../db/statuses';
@@ -29,6 +30,7 @@ import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
 import { fanOutUpdate } from './fanout_update';
+import { countReply } from '../trends';
 
 /**
  * How old a claim must be before another delivery takes it over: longer than the fan-out worker lives (its
@@ -65,8 +67,12 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
     await fanOutPage(message.statusId, { after: message.after, onNext });
     if (message.after === undefined) {
       // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
+      // The preview card of its link is asked for here too (a reblog has none of its own).
       const status = await statusById(message.statusId);
       if (status) await recordTagUses(status, tagUseReach(status), tagDisplayNames(status.text));
+      if (status) await requestCard(status);
+      // A public reply counts toward its parent's trend (once per account, so a page run again adds nothing).
+      if (status) await countReply(status);
     }
   } else {
     await fanOutDeletePage(message.statusId, message.accountId, message.mentionIds, { after: message.after, deleted: message.deleted, onNext });

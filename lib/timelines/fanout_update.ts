@@ -8,19 +8,12 @@
 // written once, the Update keeps its id).
 import { accountById } from '../db/accounts';
 import { allReblogEntriesOf } from '../db/interactions';
-import { ownersHolding } from '../db/status_edits';
 import { statusById, type Status } from '../db/statuses';
 import { sendStatusUpdate } from '../federation/send_edits';
 import { log } from '../log';
 import { enqueue } from '../queue';
-import { openStatusStream } from '../streaming/publish';
-
-/** Streams the new version to whoever is listening and has it. */
-async function publishEdit(status: Status): Promise<void> {
-  const stream = await openStatusStream(status, status.mediaIds.length > 0, 'status.update');
-  const holders = await ownersHolding(stream.listening(), status.id);
-  await Promise.all([stream.home(holders), stream.lists(), stream.shared()]);
-}
+import { publishStatusUpdate } from '../streaming/publish';
+import { requestCard } from '../cards/request';
 
 /** Every account that reblogged it (Mastodon notifies boosters of an edit); the notify worker keeps to local ones. */
 async function notifyBoosters(status: Status): Promise<number> {
@@ -35,7 +28,9 @@ export async function fanOutUpdate(statusId: string): Promise<void> {
     log.info('fanout: edited status gone', { statusId });
     return;
   }
-  await publishEdit(status);
+  await publishStatusUpdate(status);
+  // The edited text may link elsewhere (or nowhere): its card is found again off this path.
+  await requestCard(status);
   const notified = await notifyBoosters(status);
   const author = await accountById(status.accountId);
   if (author) await sendStatusUpdate(status, author);

@@ -128,6 +128,7 @@ describe('serverless package --stage prod', () => {
     ['inbox', 'InboxQueue', 'InboxDeadLetterQueue'],
     ['deliver', 'DeliverQueue', 'DeliverDeadLetterQueue'],
     ['remote-media', 'RemoteMediaQueue', 'RemoteMediaDeadLetterQueue'],
+    ['cards', 'CardsQueue', 'CardsDeadLetterQueue'],
   ])('defines the %s queue with a dead-letter queue after five receives', (queue, id, dlq) => {
     expect(template.Resources[id]).toMatchObject({
       Type: 'AWS::SQS::Queue',
@@ -203,7 +204,7 @@ describe('serverless package --stage prod', () => {
   });
 
   it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
       expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
       // The queue's ARN reaches the workers' nested stack as a parameter.
@@ -213,7 +214,7 @@ describe('serverless package --stage prod', () => {
 
   it('gives every queue a visibility timeout of at least six times its worker\'s timeout', () => {
     const resources = allResources(prod);
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue']] as const) {
       const timeout = resources[`${fn}LambdaFunction`]!.Properties.Timeout as number;
       expect(resources[queue]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
     }
@@ -233,6 +234,7 @@ describe('serverless package --stage prod', () => {
       QUEUE_URL_INBOX: { Ref: 'InboxQueue' },
       QUEUE_URL_DELIVER: { Ref: 'DeliverQueue' },
       QUEUE_URL_REMOTEMEDIA: { Ref: 'RemoteMediaQueue' },
+      QUEUE_URL_CARDS: { Ref: 'CardsQueue' },
       FUNCTION_PREFIX: 'tootless-prod-',
       MAIL_TRANSPORT: 'ses',
       // Read at run time from SSM (lib/secrets.ts); nothing GetFunctionConfiguration could show.
@@ -266,7 +268,8 @@ describe('serverless package --stage prod', () => {
     expect(using('WorkerFunctionRole')).toEqual(['DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
     expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
     expect(using('RemoteMediaFunctionRole')).toEqual(['RemoteMediaWorker']);
-    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 13);
+    expect(using('CardsFunctionRole')).toEqual(['CardsWorker']);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 14);
     const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
     for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
     for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
@@ -276,6 +279,9 @@ describe('serverless package --stage prod', () => {
     expect(policyText('RemoteMediaFunctionRole')).toContain('"/media_attachments/*"');
     expect(policyText('RemoteMediaFunctionRole')).toContain('"/accounts/*"');
     expect(policyText('RemoteMediaFunctionRole')).not.toMatch(/ses:|"\/\*"/);
+    // The cards worker may write only preview card images.
+    expect(policyText('CardsFunctionRole')).toContain('"/preview_cards/*"');
+    expect(policyText('CardsFunctionRole')).not.toMatch(/ses:|"\/\*"|media_attachments|accounts/);
     expect(JSON.stringify(template.Resources.FunctionBasePolicy)).not.toMatch(/ses:|s3:/);
   });
 
@@ -286,7 +292,7 @@ describe('serverless package --stage prod', () => {
 
   it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue']) {
+    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue', 'CardsDeadLetterQueue']) {
       expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
     }
     const text = JSON.stringify(alarms);
