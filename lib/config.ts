@@ -61,5 +61,13 @@ export const config = {
 };
 
 export const SOFTWARE = { name: 'tootless', version: '0.1.0' };
-/** Mastodon API level implemented, reported as `version`. */
-export const API_VERSION = `3.5.3 (compatible; ${SOFTWARE.name} ${SOFTWARE.version})`;
+
+/**
+ * The Mastodon release whose client API this server implements, in the one place every report of it reads
+ * (v1 and v2 instance, NodeInfo). Clients turn features on from it: Ice Cubes and Tusky compare `version`,
+ * Phanpy and Elk read `api_versions.mastodon` (Mastodon 4.3.0 reports 2; each later release raises it).
+ * Raise both together, and only once the API of that release works here.
+ */
+export const MASTODON_COMPATIBILITY = { version: '4.3.0', apiVersions: { mastodon: 2 } } as const;
+/** Reported as the instance's `version`: `4.3.0 (compatible; tootless 0.1.0)`, as compatible servers spell it. */
+export const API_VERSION = `${MASTODON_COMPATIBILITY.version} (compatible; ${SOFTWARE.name} ${SOFTWARE.version})`;

@@ -21,6 +21,7 @@
 // environment, read on each access. Only the local stage may run without a secret
 // key base, on the public development value; any other stage refuses every
 // request rather than sign and seal with a value anyone can read in this file.
+import { createECDH, hkdfSync } from 'node:crypto';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { z } from 'zod';
 import { config } from './config';
@@ -29,9 +30,13 @@ import { log } from './log';
 
 export type Secrets = {
   secretKeyBase: string;
-  /** Undefined when the stage has no VAPID pair (push sending is then off; only without SECRETS_PATH). */
-  vapidPublicKey: string | undefined;
-  vapidPrivateKey: string | undefined;
+  /**
+   * Always set: clients read it from the instance (`configuration.vapid.public_key`) and the Application
+   * (`vapid_key`) to subscribe to Web Push. Without SECRETS_PATH and without both VAPID_* variables, the
+   * pair is derived from the secret key base (derivedVapidKeys), so it is as stable and as secret as that.
+   */
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
 };
 
 /** Public, so usable only where nothing needs protecting: the local stage. */
@@ -63,12 +68,36 @@ const fromEnvironment = (): Secrets => {
     log.error(`secrets: ${reason}`, { setting: 'SECRET_KEY_BASE', stage: config.stage });
     throw new SecretsUnavailable(reason);
   }
-  return {
-    secretKeyBase,
-    vapidPublicKey: process.env.VAPID_PUBLIC_KEY || undefined,
-    vapidPrivateKey: process.env.VAPID_PRIVATE_KEY || undefined,
-  };
+  const [publicKey, privateKey] = [process.env.VAPID_PUBLIC_KEY, process.env.VAPID_PRIVATE_KEY];
+  const vapid = publicKey && privateKey ? { publicKey, privateKey } : derivedVapidKeys(secretKeyBase);
+  return { secretKeyBase, vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey };
 };
+
+const derived = new Map<string, { publicKey: string; privateKey: string }>();
+
+/**
+ * A P-256 (VAPID, RFC 8292) key pair derived from the secret key base with HKDF, in web-push's encoding
+ * (base64url of the raw 32-byte private scalar and the 65-byte uncompressed public point). A stage that
+ * configures no pair still serves a real key, the same one on every container and after every restart,
+ * so push subscriptions made against it keep working; rotating the secret key base rotates it too.
+ */
+export function derivedVapidKeys(secretKeyBase: string): { publicKey: string; privateKey: string } {
+  const known = derived.get(secretKeyBase);
+  if (known) return known;
+  // A 32-byte string is a valid scalar unless it is zero or at least the curve's order (odds about 2^-32): try the next one then.
+  for (let attempt = 0; ; attempt++) {
+    const scalar = Buffer.from(hkdfSync('sha256', secretKeyBase, 'tootless', `vapid-key-pair:${attempt}`, 32));
+    const ecdh = createECDH('prime256v1');
+    try {
+      ecdh.setPrivateKey(scalar);
+    } catch {
+      continue;
+    }
+    const pair = { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: scalar.toString('base64url') };
+    derived.set(secretKeyBase, pair);
+    return pair;
+  }
+}
 
 const getParametersOutput = z.object({
   Parameters: z.array(z.object({ Name: z.string(), Value: z.string() })).default([]),

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { log } from '../log';
 import { keys } from './keys';
+import { WEEK_MS, weekOf } from './activity';
 import { getItem, updateItem } from './table';
 
 const statsItem = z.object({
@@ -21,6 +22,28 @@ const statsItem = z.object({
   domainCount: z.number().int().default(0),
 });
 export type InstanceStats = z.infer<typeof statsItem>;
+
+/** What GET /api/v1/instance/activity reports per week, besides logins (lib/db/activity.ts counts those). */
+export type WeeklyCounter = 'statuses' | 'registrations';
+/** Which instance counters are also counted per week, when they go up: local statuses posted, local accounts registered. */
+const WEEKLY_COUNTERS: Partial<Record<keyof InstanceStats, WeeklyCounter>> = { statusCount: 'statuses', userCount: 'registrations' };
+/**
+ * The weekly counts are attributes of the statistics item (`week:<monday>:statuses`), read with it. Each
+ * count removes those of weeks just past the 12 shown, so the item holds about 14 weeks, not the instance's
+ * whole history (a week with no post at all keeps its stale neighbours: a few bytes).
+ */
+const weekAttribute = (week: string, counter: WeeklyCounter) => `week:${week}:${counter}`;
+const STALE_WEEKS = [13, 14, 15, 16];
+
+/** The statuses and registrations counted in each of some weeks (each named by its Monday, YYYY-MM-DD): one read. */
+export async function weeklyInstanceCounts(weeks: string[]): Promise<Map<string, Record<WeeklyCounter, number>>> {
+  const stored = await getItem(keys.instanceStats(), z.record(z.unknown()));
+  const count = (week: string, counter: WeeklyCounter) => {
+    const value = stored?.[weekAttribute(week, counter)];
+    return typeof value === 'number' ? Math.max(0, value) : 0;
+  };
+  return new Map(weeks.map((w) => [w, { statuses: count(w, 'statuses'), registrations: count(w, 'registrations') }]));
+}
 
 /** The counters; an instance that never counted anything has zeros. */
 export async function instanceStats(): Promise<InstanceStats> {
@@ -35,10 +58,21 @@ export async function instanceStats(): Promise<InstanceStats> {
  * stands even if counting fails (logged): failing the request would make the
  * client retry something that already happened.
  */
-export async function countOnInstance(counter: keyof InstanceStats, delta: number): Promise<void> {
+export async function countOnInstance(counter: keyof InstanceStats, delta: number, at: Date = new Date()): Promise<void> {
+  const weekly = delta > 0 ? WEEKLY_COUNTERS[counter] : undefined;
+  const names: Record<string, string> = { '#c': counter };
+  let expression = 'ADD #c :d';
+  if (weekly) {
+    // The week's counter rides on the same update: counting a post or a registration per week costs no extra call.
+    names['#w'] = weekAttribute(weekOf(at), weekly);
+    expression += ', #w :d';
+    const stale = STALE_WEEKS.map((ago) => weekAttribute(weekOf(new Date(at.getTime() - ago * WEEK_MS)), weekly));
+    stale.forEach((name, i) => (names[`#s${i}`] = name));
+    expression += ` REMOVE ${stale.map((_, i) => `#s${i}`).join(', ')}`;
+  }
   try {
     await updateItem(
-      { Key: keys.instanceStats(), UpdateExpression: 'ADD #c :d', ExpressionAttributeNames: { '#c': counter }, ExpressionAttributeValues: { ':d': delta } },
+      { Key: keys.instanceStats(), UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: { ':d': delta } },
       statsItem,
     );
   } catch (err) {

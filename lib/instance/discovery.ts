@@ -2,7 +2,7 @@
 // of a WebFinger (RFC 7033) resource as a local username (the JRD itself is an ActivityPub
 // document: lib/federation/documents.ts), and host-meta (RFC 6415) pointing at WebFinger.
 import escapeHtml from 'escape-html';
-import { API_VERSION, SOFTWARE, config } from '../config';
+import { MASTODON_COMPATIBILITY, SOFTWARE, config } from '../config';
 import { accountByUsername, type Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
 import { badRequest, notFound } from '../errors';
@@ -21,8 +21,8 @@ export const nodeinfoLinks = () => ({
   links: (['2.0', '2.1'] as const).map((version) => ({ rel: NODEINFO_SCHEMAS[version], href: `${config.baseUrl}/nodeinfo/${version}` })),
 });
 
-/** The Mastodon version whose client API this server implements ("3.5.3"). */
-export const mastodonApiLevel = () => API_VERSION.split(' ')[0] ?? API_VERSION;
+/** The Mastodon version whose client API this server implements ("4.3.0"). */
+export const mastodonApiLevel = () => MASTODON_COMPATIBILITY.version;
 
 /**
  * NodeInfo 2.0 or 2.1 (the same document: 2.1 only adds optional fields). The

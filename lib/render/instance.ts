@@ -2,11 +2,12 @@
 // Instance (Mastodon 4, GET /api/v2/instance). Every field is present and, where
 // we can help it, non-null: several clients crash on a null they did not expect.
 // https://docs.joinmastodon.org/entities/V1_Instance/ and /entities/Instance/
-import { API_VERSION, config } from '../config';
+import { API_VERSION, MASTODON_COMPATIBILITY, config } from '../config';
 import type { Account } from '../db/accounts';
 import type { InstanceSettings } from '../db/instance';
 import { ACCOUNT_LIMITS, MEDIA_LIMITS, POLL_LIMITS, STATUS_LIMITS } from '../instance/limits';
 import type { InstanceStats } from '../db/stats';
+import type { WeekActivity } from '../instance/activity';
 import { MISSING_HEADER_PATH, renderAccount } from './account';
 import { secrets } from '../secrets';
 
@@ -47,8 +48,8 @@ const polls = () => ({
 /** No icon is configured; clients fall back to their own. */
 const NO_ICONS: { src: string; size: string }[] = [];
 
-/** Rule entity; `hint` (Mastodon 4.2) is empty as rules here have none. */
-const renderRule = (r: InstanceSettings['rules'][number]) => ({ id: r.id, text: r.text, hint: '' });
+/** Rule entity (GET /api/v1/instance/rules and both instances); `hint` (Mastodon 4.2) is empty as rules here have none. */
+export const renderRule = (r: InstanceSettings['rules'][number]) => ({ id: r.id, text: r.text, hint: '' });
 
 export type InstanceFacts = {
   settings: InstanceSettings;
@@ -97,9 +98,12 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
     thumbnail: { url: thumbnailUrl() },
     icon: NO_ICONS,
     languages: settings.languages,
+    // Not in Mastodon's v2 entity: Ice Cubes reads only the v2 instance, and its streaming URL from v1's `urls.streaming_api`.
+    urls: { streaming_api: config.streamingUrl },
     configuration: {
       urls: { streaming: config.streamingUrl },
-      vapid: { public_key: secrets().vapidPublicKey ?? '' },
+      // Never empty: without a configured pair the stage derives one (lib/secrets.ts), so Web Push works everywhere.
+      vapid: { public_key: secrets().vapidPublicKey },
       accounts: { max_featured_tags: ACCOUNT_LIMITS.maxFeaturedTags, max_pinned_statuses: ACCOUNT_LIMITS.maxPinnedStatuses },
       statuses: statuses(),
       media_attachments: { ...mediaAttachments(), description_limit: MEDIA_LIMITS.descriptionLimit },
@@ -117,7 +121,27 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
       account: contact ? renderAccount(contact, {}) : null,
     },
     rules: settings.rules.map(renderRule),
-    // No API of Mastodon 4.3 or later is implemented: level 0, as clients assume when the field is absent.
-    api_versions: { mastodon: 0 },
+    api_versions: { ...MASTODON_COMPATIBILITY.apiVersions },
   };
 }
+
+/**
+ * One week of GET /api/v1/instance/activity, as Mastodon sends it: every value a string, `week` the
+ * Unix time (seconds) of its Monday's midnight, UTC.
+ */
+export const renderActivityWeek = (w: WeekActivity) => ({
+  week: String(Date.parse(`${w.week}T00:00:00Z`) / 1000),
+  statuses: String(w.statuses),
+  logins: String(w.logins),
+  registrations: String(w.registrations),
+});
+
+/**
+ * ExtendedDescription (GET /api/v1/instance/extended_description): the operator's long description, the
+ * HTML they set (`settings set description`, which v1's `description` also serves). `updated_at` is when the
+ * settings last changed; settings never changed have no date, and Mastodon then answers the current time.
+ */
+export const renderExtendedDescription = (settings: InstanceSettings, now: Date = new Date()) => ({
+  updated_at: settings.updatedAt ?? now.toISOString(),
+  content: settings.description,
+});

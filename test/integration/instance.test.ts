@@ -81,7 +81,7 @@ describe('GET /api/v1/instance on a fresh instance', () => {
     expect(res.body).toMatchObject({
       uri: 'social.example',
       title: 'Tootless',
-      version: expect.stringMatching(/^3\.5\.3 \(compatible; tootless /),
+      version: expect.stringMatching(/^4\.3\.0 \(compatible; tootless /),
       urls: { streaming_api: 'wss://social.example' },
       stats: { user_count: 0, status_count: 0, domain_count: 0 },
       thumbnail: 'https://social.example/headers/original/missing.png',
@@ -121,7 +121,8 @@ describe('GET /api/v1/instance on a fresh instance', () => {
       thumbnail: { url: 'https://social.example/headers/original/missing.png' },
       configuration: {
         urls: { streaming: 'wss://social.example' },
-        vapid: { public_key: '' },
+        // No pair configured in tests: the stage's own, derived from its secret key base, never ''.
+        vapid: { public_key: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) },
         accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
         statuses: { max_characters: 500 },
         translation: { enabled: false },
@@ -129,6 +130,10 @@ describe('GET /api/v1/instance on a fresh instance', () => {
       registrations: { enabled: true, approval_required: false, message: '' },
       contact: { email: '', account: null },
       rules: [],
+      version: expect.stringMatching(/^4\.3\.0 \(compatible; tootless /),
+      api_versions: { mastodon: 2 },
+      // Ice Cubes reads only the v2 instance and takes its streaming URL from here.
+      urls: { streaming_api: 'wss://social.example' },
     });
     expect(nullPaths(res.body)).toEqual([]);
     expect(violations(res.body, openapi.components.schemas.Instance!)).toEqual([]);
