@@ -6,7 +6,7 @@ import { renderStatuses } from '../../lib/render/status';
 
 export async function run(input: AccountStatusesQuery, ctx: Ctx<'optional'>) {
   const page = await accountStatuses(input.id, ctx.account, input);
-  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account));
+  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'account' }));
 }
 
 // Public since 2.7.0; a token sent along must be valid and hold read:statuses.

@@ -10,7 +10,7 @@ export const schema = timelineQuery.extend({ list_id: z.string() });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const page = await listTimeline(ctx.account, input.list_id, input);
-  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account));
+  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'home' }));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:lists'], schema });

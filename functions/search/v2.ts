@@ -46,7 +46,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const namedStatuses = wants('statuses') ? resolved.statuses.filter((s) => !input.account_id || s.accountId === input.account_id) : [];
   return {
     accounts: firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)),
-    statuses: await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account),
+    statuses: await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public' }),
     hashtags: await renderSearchTags(hashtags),
   };
 }

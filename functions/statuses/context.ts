@@ -10,7 +10,7 @@ export const schema = z.object({ id: z.string() });
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const status = await viewableStatus(input.id, ctx.account);
   const { ancestors, descendants } = await statusContext(status, ctx.account);
-  const rendered = await renderStatuses([...ancestors, ...descendants], ctx.account);
+  const rendered = await renderStatuses([...ancestors, ...descendants], ctx.account, { context: 'thread' });
   const ancestorIds = new Set(ancestors.map((s) => s.id));
   return {
     ancestors: rendered.filter((s) => ancestorIds.has(String(s.id))),

@@ -7,7 +7,7 @@ import { viewableStatus } from '../../lib/policy';
 export const schema = z.object({ id: z.string() });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
-  return renderStatus(await viewableStatus(input.id, ctx.account), ctx.account);
+  return renderStatus(await viewableStatus(input.id, ctx.account), ctx.account, { context: 'thread' });
 }
 
 // A token is optional (public statuses need none); when one is sent it must be valid and hold read:statuses.

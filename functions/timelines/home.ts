@@ -6,7 +6,7 @@ import { renderStatuses } from '../../lib/render/status';
 
 export async function run(input: HomeQuery, ctx: Ctx<'user'>) {
   const page = await homeTimeline(ctx.account, input);
-  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account));
+  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'home' }));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:statuses'], schema: homeQuery });

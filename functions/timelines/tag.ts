@@ -7,7 +7,7 @@ import { renderStatuses } from '../../lib/render/status';
 export async function run(input: TagQuery, ctx: Ctx<'optional'>) {
   await assertPublicPreview(ctx.account, ctx.token !== undefined);
   const page = await tagTimeline(input, ctx.account);
-  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account));
+  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'public' }));
 }
 
 export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema: tagQuery });

@@ -1,98 +1,168 @@
-// Irreversible keyword filters as a rule of who sees what (Mastodon 3.5's
-// CustomFilter matching and FeedManager#phrase_filtered?): matching a status's
-// text, dropping what a viewer's filters hide on read, and choosing who drops a
-// status at fan-out and notification time. The filters themselves are kept by lib/filters.
-import { filtersOf, irreversibleFiltersOf, type Filter, type FilterContext } from '../db/filters';
+// Filters as a rule of who sees what (Mastodon 4's CustomFilter matching, and
+// FeedManager's dropping of what `hide` filters match): matching a status against a
+// viewer's filters, dropping what the viewer's `hide` filters of a context match on
+// read, and choosing who drops a status at fan-out and notification time. The filters
+// themselves are kept by lib/filters; `warn` filters only mark statuses (status.filtered,
+// lib/filters/results.ts).
+//
+// A status is judged by its original when it is a reblog; the viewer's own statuses are
+// never dropped nor marked (as FeedManager never filters a receiver's own statuses).
+import { filtersOfAccount, hideFiltersOf, toHideFilter, type CustomFilter, type FilterContext, type HideFilter } from '../db/filters';
 import { statusesByIds, type Status } from '../db/statuses';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const wordChar = /[\p{L}\p{N}_]/u;
 
-/** Mastodon's CustomFilter matching: case-insensitive, word boundaries only where the phrase starts/ends with a word character. */
-export function filterRegExp(filters: Filter[]): RegExp | undefined {
-  if (filters.length === 0) return undefined;
-  const parts = filters.map((f) => {
-    const body = escapeRegExp(f.phrase);
-    if (!f.wholeWord) return body;
-    const start = wordChar.test(f.phrase.at(0) ?? '') ? '(?<![\\p{L}\\p{N}_])' : '';
-    const end = wordChar.test(f.phrase.at(-1) ?? '') ? '(?![\\p{L}\\p{N}_])' : '';
+/** A phrase to match; v1 filters call it `phrase`, v2 keywords `keyword`. */
+export type Phrase = { keyword: string; wholeWord: boolean };
+
+/** Mastodon's keyword matching: case-insensitive, word boundaries only where the phrase starts/ends with a word character. */
+export function keywordRegExp(phrases: Phrase[]): RegExp | undefined {
+  if (phrases.length === 0) return undefined;
+  const parts = phrases.map((p) => {
+    const body = escapeRegExp(p.keyword);
+    if (!p.wholeWord) return body;
+    const start = wordChar.test(p.keyword.at(0) ?? '') ? '(?<![\\p{L}\\p{N}_])' : '';
+    const end = wordChar.test(p.keyword.at(-1) ?? '') ? '(?![\\p{L}\\p{N}_])' : '';
     return `${start}${body}${end}`;
   });
   return new RegExp(parts.join('|'), 'iu');
 }
 
-/** Filters in force for a context now (expired ones stop applying). */
-export function activeFilters(filters: Filter[], context: FilterContext, now: number = Date.now(), irreversibleOnly = false): Filter[] {
+/** keywordRegExp for v1-shaped filters (one phrase each). */
+export const filterRegExp = (filters: { phrase: string; wholeWord: boolean }[]) => keywordRegExp(filters.map((f) => ({ keyword: f.phrase, wholeWord: f.wholeWord })));
+
+type Scoped = { context: readonly string[]; expiresAt: string | null; action?: string; irreversible?: boolean };
+
+/** Filters in force for a context now (expired ones stop applying); with `hideOnly`, only those that drop (hide, v1's irreversible). */
+export function activeFilters<F extends Scoped>(filters: F[], context: FilterContext, now: number = Date.now(), hideOnly = false): F[] {
   return filters.filter(
-    (f) => f.context.includes(context) && (f.expiresAt === null || Date.parse(f.expiresAt) > now) && (!irreversibleOnly || f.irreversible),
+    (f) =>
+      f.context.includes(context) &&
+      (f.expiresAt === null || Date.parse(f.expiresAt) > now) &&
+      (!hideOnly || f.action === 'hide' || f.irreversible === true),
   );
 }
 
+/** The text a status is matched on: content and content warning (Mastodon's searchable_text, without poll options and media descriptions). */
+const textsOf = (status: Pick<Status, 'text' | 'spoilerText'>) => [status.spoilerText, status.text];
+
 /** Whether a status's text (content and content warning) matches. */
 export const statusMatches = (status: Pick<Status, 'text' | 'spoilerText'>, re: RegExp | undefined) =>
-  re !== undefined && (re.test(status.text) || re.test(status.spoilerText));
+  re !== undefined && textsOf(status).some((t) => re.test(t));
 
-/**
- * Drops the statuses an account's irreversible filters for `context` match (a
- * reblog is judged by its original's text); the account's own statuses stay, as
- * in Mastodon's FeedManager. One query for the filters, one batch read for originals.
- */
-export async function dropIrreversiblyFiltered(statuses: Status[], accountId: string, context: FilterContext): Promise<Status[]> {
-  if (statuses.length === 0) return statuses;
-  const re = filterRegExp(activeFilters(await filtersOf(accountId), context, Date.now(), true));
-  if (!re) return statuses;
-  const originals = await statusesByIds([...new Set(statuses.flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : [])))]);
+/** The first text a filter's keywords match in a status (Mastodon's keyword_matches), or undefined. */
+export function firstKeywordMatch(status: Pick<Status, 'text' | 'spoilerText'>, re: RegExp | undefined): string | undefined {
+  if (!re) return undefined;
+  for (const t of textsOf(status)) {
+    const m = re.exec(t);
+    if (m) return m[0];
+  }
+  return undefined;
+}
+
+/** What a hide filter needs to judge a status: its keywords' pattern and its status ids. */
+type Judge = { re: RegExp | undefined; statusIds: Set<string> };
+const judgeOf = (filters: HideFilter[]): Judge => ({
+  re: keywordRegExp(filters.flatMap((f) => f.keywords)),
+  statusIds: new Set(filters.flatMap((f) => f.statusIds)),
+});
+
+/** Does a status (`wrapper`, judged by `proper`, its original when it is a reblog) match? */
+const judged = (j: Judge, wrapper: Status, proper: Status) =>
+  j.statusIds.has(wrapper.id) || j.statusIds.has(proper.id) || statusMatches(proper, j.re);
+
+/** The originals of the reblogs among `statuses` that are not themselves in the list (one batch read, none when there are none). */
+async function properOf(statuses: Status[]): Promise<(s: Status) => Status | undefined> {
+  const onPage = new Map(statuses.map((s) => [s.id, s]));
+  const missing = [...new Set(statuses.flatMap((s) => (s.reblogOfId && !onPage.has(s.reblogOfId) ? [s.reblogOfId] : [])))];
+  const read = missing.length > 0 ? await statusesByIds(missing) : new Map<string, Status>();
+  return (s) => (s.reblogOfId ? onPage.get(s.reblogOfId) ?? read.get(s.reblogOfId) : s);
+}
+
+/** Drops what `filters` (already narrowed to a context) match, the account's own statuses kept. */
+async function withoutMatching(statuses: Status[], accountId: string, filters: HideFilter[]): Promise<Status[]> {
+  if (filters.length === 0 || statuses.length === 0) return statuses;
+  const judge = judgeOf(filters);
+  const proper = await properOf(statuses);
   return statuses.filter((s) => {
-    const judged = s.reblogOfId ? originals.get(s.reblogOfId) : s;
-    if (!judged || judged.accountId === accountId) return true;
-    return !statusMatches(judged, re);
+    const p = proper(s);
+    if (!p || p.accountId === accountId) return true;
+    return !judged(judge, s, p);
   });
 }
 
-/** The text a status is judged by: a reblog by its original's (undefined when the original is gone). */
-async function judgedStatus(status: Status): Promise<Status | undefined> {
-  if (!status.reblogOfId) return status;
-  return (await statusesByIds([status.reblogOfId])).get(status.reblogOfId);
+/**
+ * Drops the statuses an account's `hide` filters for `context` match (a reblog is
+ * judged by its original; a status filter matches the reblog or its original); the
+ * account's own statuses stay, as in Mastodon's FeedManager. One Query of the account's
+ * filters (the partition itself, so that a read follows every change at once), one
+ * batch read for originals not on the page.
+ */
+export async function dropIrreversiblyFiltered(statuses: Status[], accountId: string, context: FilterContext): Promise<Status[]> {
+  if (statuses.length === 0) return statuses;
+  const hiding = (await filtersOfAccount(accountId)).filter((f) => f.action === 'hide').map(toHideFilter);
+  return withoutMatching(statuses, accountId, activeFilters(hiding, context));
 }
 
 /**
- * Which of `recipientIds` drop `status` from `context` by an irreversible filter
- * (Mastodon's FeedManager#phrase_filtered?), at fan-out and notification time.
- * One batch read of the recipients' filter summaries (100 per call); recipients
- * without irreversible filters cost nothing more. The author's own statuses stay.
+ * Which of `recipientIds` drop `status` from `context` by a hide filter (Mastodon's
+ * FeedManager#phrase_filtered?), at fan-out and notification time. One batch read of
+ * the recipients' filter summaries (100 per call); recipients without hide filters cost
+ * nothing more. The author's own statuses stay.
  */
 export async function recipientsFilteringOut(status: Status, recipientIds: string[], context: FilterContext, now: number = Date.now()): Promise<Set<string>> {
   const out = new Set<string>();
   if (recipientIds.length === 0) return out;
-  const summaries = await irreversibleFiltersOf(recipientIds);
+  const summaries = await hideFiltersOf(recipientIds);
   if (summaries.size === 0) return out;
-  const judged = await judgedStatus(status);
-  if (!judged) return out;
+  const proper = (await properOf([status]))(status);
+  if (!proper) return out;
   for (const [recipientId, filters] of summaries) {
-    if (recipientId === judged.accountId) continue;
-    if (statusMatches(judged, filterRegExp(activeFilters(filters, context, now, true)))) out.add(recipientId);
+    if (recipientId === proper.accountId) continue;
+    const active = activeFilters(filters, context, now);
+    if (active.length > 0 && judged(judgeOf(active), status, proper)) out.add(recipientId);
   }
   return out;
 }
 
-/** Drops notifications about statuses the viewer's irreversible `notifications` filters match (on read, for filters added later). */
+/** Drops notifications about statuses the viewer's `notifications` hide filters match (on read, for filters added later). */
 export async function dropFilteredNotifications<N extends { statusId: string | null }>(notifications: N[], accountId: string): Promise<N[]> {
   const withStatus = notifications.filter((n) => n.statusId !== null);
   if (withStatus.length === 0) return notifications;
-  const filters = (await irreversibleFiltersOf([accountId])).get(accountId) ?? [];
-  const re = filterRegExp(activeFilters(filters, 'notifications', Date.now(), true));
-  if (!re) return notifications;
+  const filters = activeFilters((await hideFiltersOf([accountId])).get(accountId) ?? [], 'notifications');
+  if (filters.length === 0) return notifications;
   const statuses = await statusesByIds([...new Set(withStatus.map((n) => n.statusId!))]);
-  const kept = await dropIrreversiblyFilteredWith([...statuses.values()], accountId, re);
-  const keptIds = new Set(kept.map((s) => s.id));
-  return notifications.filter((n) => n.statusId === null || !statuses.has(n.statusId) || keptIds.has(n.statusId));
+  const kept = new Set((await withoutMatching([...statuses.values()], accountId, filters)).map((s) => s.id));
+  return notifications.filter((n) => n.statusId === null || !statuses.has(n.statusId) || kept.has(n.statusId));
 }
 
-async function dropIrreversiblyFilteredWith(statuses: Status[], accountId: string, re: RegExp): Promise<Status[]> {
-  const originals = await statusesByIds([...new Set(statuses.flatMap((s) => (s.reblogOfId ? [s.reblogOfId] : [])))]);
-  return statuses.filter((s) => {
-    const judged = s.reblogOfId ? originals.get(s.reblogOfId) : s;
-    if (!judged || judged.accountId === accountId) return true;
-    return !statusMatches(judged, re);
-  });
+/** One filter's matches on a status (Mastodon's FilterResult without the filter entity), or undefined when it does not match. */
+export type FilterMatch = { filter: CustomFilter; keywordMatches: string[] | null; statusMatches: string[] | null };
+
+/**
+ * The viewer's filters of `context` (warn and hide alike) that match each status, by
+ * status id; a reblog is judged by its original and its matches are also its original's
+ * (as Mastodon's StatusRelationshipsPresenter). The viewer's own statuses are not marked.
+ * `statuses` must hold the originals of its reblogs (the renderer's page does).
+ */
+export function filterMatches(statuses: Status[], viewerId: string, filters: CustomFilter[], context: FilterContext, now: number = Date.now()): Map<string, FilterMatch[]> {
+  const out = new Map<string, FilterMatch[]>();
+  const active = activeFilters(filters, context, now).map((f) => ({ filter: f, re: keywordRegExp(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
+  if (active.length === 0) return out;
+  const byId = new Map(statuses.map((s) => [s.id, s]));
+  for (const s of statuses) {
+    const proper = s.reblogOfId ? byId.get(s.reblogOfId) : s;
+    if (!proper || proper.accountId === viewerId) continue;
+    const matches = active.flatMap(({ filter, re, statusIds }): FilterMatch[] => {
+      const keyword = firstKeywordMatch(proper, re);
+      const byStatus = statusIds.size > 0 ? [s.id, ...(s.reblogOfId ? [s.reblogOfId] : [])].filter((id) => statusIds.has(id)) : null;
+      if (keyword === undefined && (byStatus === null || byStatus.length === 0)) return [];
+      return [{ filter, keywordMatches: keyword === undefined ? null : [keyword], statusMatches: byStatus }];
+    });
+    if (matches.length === 0) continue;
+    out.set(s.id, matches);
+    if (s.reblogOfId && !out.has(s.reblogOfId)) out.set(s.reblogOfId, matches);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 //
 // Visibility alone: public and unlisted, anyone; private, the author, followers
 // and mentioned accounts; direct, the author and mentioned accounts. Blocks,
-// mutes, domain blocks and irreversible filters then apply per context (see
+// mutes, domain blocks and `hide` filters then apply per context (see
 // RULES). A single status read by id is judged on visibility only, as today's
 // endpoints do.
 import type { Account } from '../db/accounts';
@@ -66,25 +66,26 @@ export type ViewContext = 'home' | 'list' | 'public' | 'thread' | 'search' | 'ac
 type Rules = {
   /** Drop statuses of (or reblogging, or replying to) accounts the viewer blocks either way, mutes, or whose domain the viewer blocks. */
   hidden: boolean;
-  /** The viewer's irreversible filters of this filter context drop matching statuses (the viewer's own stay). */
+  /** The viewer's `hide` filters of this filter context drop matching statuses (the viewer's own stay). */
   filters?: FilterContext;
 };
 
 /**
- * What applies besides visibility, as Mastodon 3.5 reads them:
- * - home and lists: blocks, mutes and irreversible `home` filters (filter_from_list? includes filter_from_home?);
- * - public and hashtag timelines, threads, search: blocks and mutes (other filters are the client's to apply);
- * - an account's statuses: nothing more (a block hides the whole profile before, blockedBetween; a mute does not);
+ * What applies besides visibility, as Mastodon reads them:
+ * - home and lists: blocks, mutes and `hide` filters of `home` (filter_from_list? includes filter_from_home?);
+ * - public and hashtag timelines, threads, search: blocks, mutes and `hide` filters of `public` (search too) or `thread`
+ *   (Mastodon 4 leaves those to the client, through status.filtered; dropping them here hides them in every client);
+ * - an account's statuses: `hide` filters of `account` (a block hides the whole profile before, blockedBetween; a mute does not);
  * - the viewer's own favourites and bookmarks (`saved`): nothing more;
  * - conversations and the statuses of notifications: nothing more (notifications are hidden by visibleNotifications).
  */
 const RULES: Record<ViewContext, Rules> = {
   home: { hidden: true, filters: 'home' },
   list: { hidden: true, filters: 'home' },
-  public: { hidden: true },
-  thread: { hidden: true },
-  search: { hidden: true },
-  account: { hidden: false },
+  public: { hidden: true, filters: 'public' },
+  thread: { hidden: true, filters: 'thread' },
+  search: { hidden: true, filters: 'public' },
+  account: { hidden: false, filters: 'account' },
   saved: { hidden: false },
   conversations: { hidden: false },
   notifications: { hidden: false },
@@ -95,11 +96,11 @@ export type Known = { hidden?: Hidden };
 
 /**
  * The statuses `viewer` sees in `context`, in input order: visibility, then
- * blocks, mutes and domain blocks, then irreversible filters, as RULES say. Each
+ * blocks, mutes and domain blocks, then `hide` filters, as RULES say. Each
  * step reads only when the previous one left something: at most one batch read
  * of follow edges, the viewer's block and mute partitions (one Query each) unless
  * `known`, the reblogged originals and (with domain blocks) the page's accounts,
- * the viewer's filters.
+ * the viewer's hide-filter summary (one GetItem-sized BatchGet).
  */
 export async function visibleTo(viewer: Account | undefined, statuses: Status[], context: ViewContext, known: Known = {}): Promise<Status[]> {
   const rules = RULES[context];
