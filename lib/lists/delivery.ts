@@ -63,10 +63,10 @@ export const BACKFILL_STATUSES = 20;
 /**
  * Fills a list with the latest statuses of an account just added to it, as the
  * fan-out would have delivered them: only what the owner may see, through the
- * same rule. One Query of the account's statuses plus batch reads.
+ * same rule (blocks, mutes and the owner's home filters, as Mastodon's list merge). One Query of the account's statuses plus batch reads.
  */
 export async function backfillList(list: List, owner: Account, accountId: string, follow: Follow): Promise<number> {
-  const statuses = await accountStatusesPage(accountId, { limit: BACKFILL_STATUSES }, {}, (page) => visibleTo(owner, page, 'account'));
+  const statuses = await accountStatusesPage(accountId, { limit: BACKFILL_STATUSES }, {}, (page) => visibleTo(owner, page, 'list'));
   if (statuses.length === 0) return 0;
   const repliedTos = [...new Set(statuses.flatMap((s) => repliedToThirdParty(s) ?? []))];
   const ownerFollows = repliedTos.length > 0 ? await followEdges(owner.id, repliedTos) : new Map<string, Follow>();
