@@ -300,6 +300,9 @@ export const keys = {
   /** An item the operator keeps out of trends (`status#<id>`, `link#<url hash>`, `tag#<tag>`): one partition, read whole. */
   trendHidden: (kind: 'status' | 'link' | 'tag', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` }),
   trendsHiddenPartition: () => 'TRENDS_HIDDEN',
+  /** A public status sharing a link, by the link's URL hash then the status id: the link's timeline (GET /api/v1/timelines/link), newest first. */
+  trendLinkStatus: (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKSTATUSES#${urlHash}`, SK: padId(statusId) }),
+  trendLinkStatusesPartition: (urlHash: string) => `TRENDLINKSTATUSES#${urlHash}`,
   // ---- preview cards (lib/db/cards.ts) ----
   /**
    * The preview card of a normalised URL (or the last failure to fetch one), by the URL's SHA-256: a URL may be

@@ -5,7 +5,7 @@
 import type { List } from '../db/lists';
 import type { Status } from '../db/statuses';
 import { isRemoteMention } from './federation';
-import { isDirect, isPublic, visibleToFollowers } from './visibility';
+import { isDirect, isPublic, openToAnyone, visibleToFollowers } from './visibility';
 
 /** What the fan-out knows about one candidate recipient of `status`. */
 export type Recipient = {
@@ -61,6 +61,31 @@ function replyPasses(status: Status, recipient: Recipient, mentioned: boolean): 
   if (repliedTo === status.accountId || repliedTo === recipient.accountId || mentioned) return true;
   return recipient.followsRepliedTo;
 }
+
+/**
+ * Does a status go to the homes of the local accounts following one of its hashtags? A public status that is
+ * not a reblog, posted here or received (Mastodon's FanOutOnWriteService#broadcastable?; an author on a server
+ * the operator silenced is left out too: the fan-out asks isSilencedAccount, which needs the author's account).
+ */
+export const reachesTagFollowers = (status: Pick<Status, 'visibility' | 'reblogOfId' | 'tags'>): boolean =>
+  isPublic(status) && !status.reblogOfId && status.tags.length > 0;
+
+/**
+ * Must the tag delivery put `status` in the home of `recipient`, who follows one of its tags? Not the author's,
+ * and not when the home rule already puts it there (the follower walk or the mentioned accounts' delivery does:
+ * one entry and one stream event each). A follower whose home rule keeps it out (a reply to someone they do not
+ * follow) gets it through the tag, as Mastodon's FeedManager#filter_from_tags? lets it through.
+ */
+export function entersHomeByTag(status: Status, recipient: Recipient): boolean {
+  if (recipient.remote || recipient.accountId === status.accountId || !reachesTagFollowers(status)) return false;
+  return !(recipient.follows && entersHome(status, recipient));
+}
+
+/**
+ * May a deleted status have reached its tags' followers? Only a public one did; the delete message describes a
+ * public reply to another account as unlisted (deletedVisibility), so both are taken.
+ */
+export const mayHaveReachedTagFollowers = (deleted: Pick<Status, 'visibility' | 'tags'>): boolean => openToAnyone(deleted) && deleted.tags.length > 0;
 
 /** The account a reply is addressed to, when home delivery depends on following it. */
 export const repliedToThirdParty = (status: Status): string | undefined =>

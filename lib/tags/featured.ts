@@ -1,7 +1,7 @@
 // Featured tags (Mastodon's FeaturedTag): at most 10 per account, each with the
 // statuses_count and last_status_at of the account's public and unlisted
 // statuses using it (counters kept at write time, lib/db/tags.ts). Rendered as
-// Mastodon 3.5 does: statuses_count a number, last_status_at a datetime.
+// Mastodon 4 does: statuses_count a string, last_status_at a date (YYYY-MM-DD).
 import type { Account } from '../db/accounts';
 import {
   deleteFeaturedTag,
@@ -26,8 +26,8 @@ function render(account: Account, tag: FeaturedTag, counters: AccountTag | undef
     id: tag.id,
     name: tag.name,
     url: `${config.baseUrl}/@${account.username}/tagged/${encodeURIComponent(tag.tag)}`,
-    statuses_count: counters?.statusesCount ?? 0,
-    last_status_at: counters?.lastStatusAt ?? null,
+    statuses_count: String(counters?.statusesCount ?? 0),
+    last_status_at: counters?.lastStatusAt ? counters.lastStatusAt.slice(0, 10) : null,
   };
 }
 

@@ -2,7 +2,8 @@
 // FANOUT_PAGE_SIZE followers of the author, asks the delivery rule about each,
 // and writes (or removes) their home entries 25 per BatchWrite. The first page
 // also serves the accounts outside the follower walk (the author, the mentioned
-// accounts), the lists and the public streams. The worker runs one page per
+// accounts, the followers of its hashtags: lib/timelines/fanout_tags.ts), the lists
+// and the public streams. The worker runs one page per
 // SQS message (lib/timelines/fanout_queue.ts); `fanOut` and `fanOutDelete` run
 // every page in-process (tests, benches).
 //
@@ -13,12 +14,24 @@ import type { Follow } from '../db/follows';
 import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
 import { log } from '../log';
-import { authorsOf, entersHome, hasHomeHere, mentionedIds, reachesFollowers, recipientsRefusing, remoteParticipants, repliedToThirdParty } from '../policy';
+import {
+  authorsOf,
+  entersHome,
+  entersHomeByTag,
+  hasHomeHere,
+  mayHaveReachedTagFollowers,
+  mentionedIds,
+  reachesFollowers,
+  recipientsRefusing,
+  remoteParticipants,
+  repliedToThirdParty,
+} from '../policy';
 import { isRemoteAccount } from '../policy/federation';
 import { sendStatusCreate } from '../federation/outbox';
 import { sendAnnounce } from '../federation/send_interactions';
 import { deliverToLists, removeFromLists } from '../lists/delivery';
 import { openDeleteStream, openStatusStream, type DeletedStatus } from '../streaming/publish';
+import { eachTagFollowerPage, goesToTagFollowers } from './fanout_tags';
 
 /**
  * Followers per page (one SQS message). Measured on dynalite (bench/fanout.ts): a page of 1,000 costs
@@ -106,6 +119,25 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
     await stream.home(receiving.map((c) => c.accountId));
   };
 
+  // Followers of its hashtags whom the home rule leaves out (entersHomeByTag); blocks and mutes of the author
+  // or of a mentioned account, domain blocks and irreversible home filters keep it out, as FeedManager#filter_from_tags?.
+  const deliverByTag = async (accountIds: string[]) => {
+    if (accountIds.length === 0) return;
+    const [edges, followsRepliedTo] = await Promise.all([
+      edgesTo(accountIds, status.accountId),
+      repliedTo ? edgesTo(accountIds, repliedTo) : new Map<string, Follow>(),
+    ]);
+    const candidates = accountIds.filter((id) =>
+      entersHomeByTag(status, { accountId: id, follows: edges.get(id), followsRepliedTo: followsRepliedTo.has(id), remote: !hasHomeHere(edges.get(id)) }),
+    );
+    if (candidates.length === 0) return;
+    const hiding = await recipientsRefusing(status, [...new Set([...authors, ...mentionedIds(status)])], candidates);
+    const receiving = candidates.filter((id) => !hiding.has(id));
+    await writeHomeEntries(receiving.map((id) => homeEntryRecord(id, status, media)));
+    written += receiving.length;
+    await stream.home(receiving);
+  };
+
   // Remote followers have no home here (their servers get our Create): no reads or writes for them.
   const local = followers.filter((edge) => hasHomeHere(edge) && !served.has(edge.followerId));
   await deliver(local.map((edge) => ({ accountId: edge.followerId, follows: edge })));
@@ -115,6 +147,7 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
     const othersHere = others.filter((id) => !remote.has(id));
     const theirEdges = await edgesTo(othersHere, status.accountId);
     await deliver(othersHere.map((id) => ({ accountId: id, follows: theirEdges.get(id) })));
+    if (await goesToTagFollowers(status)) await eachTagFollowerPage(status.tags, deliverByTag);
     // Lists: every list containing the author whose owner receives the status (list entries are keyed like home entries).
     const listed = await deliverToLists(status, media);
     if (listed > 0) log.info('fanout: list entries written', { statusId, listed });
@@ -142,7 +175,8 @@ async function federate(status: Status): Promise<void> {
 
 /**
  * Removes one page of a deleted status's (or undone reblog's) home entries. The first page also removes the
- * author's and the mentioned accounts' entries and list entries, and tells the direct, list and public streams.
+ * author's, the mentioned accounts' and its hashtags' followers' entries and list entries, and tells the direct,
+ * list and public streams.
  */
 export async function fanOutDeletePage(statusId: string, accountId: string, mentionIds: string[], opts: FanOutDeletePageOptions = {}): Promise<FanOutPageResult> {
   const started = Date.now();
@@ -155,13 +189,25 @@ export async function fanOutDeletePage(statusId: string, accountId: string, ment
   const owners = [...localFollowers.filter((id) => !served.has(id)), ...(first ? others : [])];
   await writeHomeEntries([], owners.map((id) => homeEntryKey(id, statusId)));
   await stream.home(owners);
+  let removed = owners.length;
   if (first) {
+    // Its tags' followers got it by the tag (the delete message names the tags it had): the same capped walk.
+    const deleted = opts.deleted;
+    if (deleted && mayHaveReachedTagFollowers(deleted)) {
+      const done = new Set(owners);
+      await eachTagFollowerPage(deleted.tags, async (ids) => {
+        const more = ids.filter((id) => !done.has(id));
+        await writeHomeEntries([], more.map((id) => homeEntryKey(id, statusId)));
+        await stream.home(more);
+        removed += more.length;
+      });
+    }
     await removeFromLists(statusId, accountId);
     await stream.finish(accountId, mentionIds, opts.deleted);
   }
   const ms = Date.now() - started;
-  log.info('fanout: home entries removed', { statusId, after: opts.after, removed: owners.length, ms, next });
-  return { statusId, written: owners.length, ms, next };
+  log.info('fanout: home entries removed', { statusId, after: opts.after, removed, ms, next });
+  return { statusId, written: removed, ms, next };
 }
 
 /** Runs pages one after another until the last (in-process: tests and benches; the worker runs one page per message). */

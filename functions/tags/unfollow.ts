@@ -1,0 +1,12 @@
+// POST /api/v1/tags/:name/unfollow (https://docs.joinmastodon.org/methods/tags/#unfollow)
+import { z } from 'zod';
+import { http, type Ctx } from '../../lib/http';
+import { unfollowTag } from '../../lib/tags/follows';
+
+export const schema = z.object({ name: z.string() });
+
+export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
+  return unfollowTag(ctx.account, input.name);
+}
+
+export const handler = http(run, { auth: 'user', scopes: ['write:follows', 'follow'], schema });
