@@ -10,6 +10,9 @@ export type PublicScope = 'all' | 'local' | 'remote';
 
 const lower = (s: string) => s.toLowerCase();
 
+/** The profile directory's partitions: this instance's accounts and other servers' (`?local=true` reads only the first). */
+export type DirectoryOrigin = 'local' | 'remote';
+
 /** Sort-key prefix of domain blocks inside an account's blocking partition. */
 export const DOMAIN_BLOCK_PREFIX = 'DOMAIN#';
 
@@ -351,6 +354,25 @@ export const keys = {
   report: (id: string): Key => ({ PK: `REPORT#${padId(id)}`, SK: 'REPORT' }),
   /** A received Flag's report about one of our accounts was stored (the Flag's id and the account): stored once. */
   reportOnce: (flagUri: string, targetId: string): Key => ({ PK: `REPORTURI#${flagUri}#${padId(targetId)}`, SK: 'REPORTURI' }),
+
+  // ---- profile directory (lib/db/directory.ts) ----
+  /** A discoverable account in the directory's `new` order (newest account first), in the partition of its origin (`local` or `remote`). */
+  directoryNew: (origin: DirectoryOrigin, accountId: string): Key => ({ PK: `DIRECTORY_NEW#${origin}`, SK: padId(accountId) }),
+  directoryNewPartition: (origin: DirectoryOrigin) => `DIRECTORY_NEW#${origin}`,
+  /**
+   * A discoverable account in the `active` order: by the time of its latest status (Mastodon's last_status_at), moved
+   * in the posting transaction; an account that never posted sorts below every time (`#` before digits): nulls last.
+   */
+  directoryActive: (origin: DirectoryOrigin, lastStatusAt: string | null, accountId: string): Key => ({
+    PK: `DIRECTORY_ACTIVE#${origin}`,
+    SK: `${lastStatusAt ?? ''}#${padId(accountId)}`,
+  }),
+  directoryActivePartition: (origin: DirectoryOrigin) => `DIRECTORY_ACTIVE#${origin}`,
+
+  // ---- endorsements (lib/db/endorsements.ts) ----
+  /** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
+  endorsement: (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) }),
+  endorsementsPartition: (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`,
 };
 
 /** GSI1 keys: each pattern names its partition prefix. */

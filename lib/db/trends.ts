@@ -13,10 +13,14 @@
 //   new candidate is written only while it is under the cap, in one transaction
 //   with the counter, so a day partition (and a trends read) stays bounded.
 // - `TRENDS_HIDDEN` / `<kind>#<value>`: what the operator keeps out of trends.
+// - `TRENDLINKSTATUSES#<url hash>` / `<status>`: the public statuses sharing a link,
+//   newest first: the link's timeline (GET /api/v1/timelines/link).
 // URLs are keyed by their SHA-256 (a URL may be longer than a sort key may be).
 import { z } from 'zod';
 import { sha256 } from '../crypto';
 import { padId } from '../ids';
+import type { Page } from '../paging';
+import { queryIdRange } from './id_range';
 import { keys, type Key } from './keys';
 import { batchGet, deleteItem, putItem, queryAll, transact, type Item, type TransactItem } from './table';
 
@@ -210,6 +214,37 @@ export async function linkHistories(hashes: string[], days: string[]): Promise<M
     }
   }
   return out;
+}
+
+// ---- the link's timeline ----
+
+const linkStatusItem = z.object({ statusId: z.string() });
+
+/**
+ * Lists a status under a link it shares. Written for every counted share (the day's cap
+ * limits candidates, not a link's statuses); a retry writes the same item again. Entries
+ * are never removed: a deleted status's entry stays and drops out on read, when
+ * statusesByIds no longer finds it, as does one whose status now shows another card.
+ */
+export const addLinkStatus = (url: string, statusId: string): Promise<boolean> =>
+  putItem({ ...keys.trendLinkStatus(linkHash(url), statusId), statusId });
+
+/** The ids of a page of the statuses listed under a link, newest first (one Query). */
+export async function linkStatusIds(url: string, page: Page): Promise<string[]> {
+  const target = { partitionAttr: 'PK', sortAttr: 'SK', partition: keys.trendLinkStatusesPartition(linkHash(url)) } as const;
+  return (await queryIdRange(target, page, linkStatusItem)).map((item) => item.statusId);
+}
+
+const trendStateItem = z.object({ accounts: z.number().int().default(0) });
+
+/** A link's distinct sharing accounts over `days`, and whether the operator hid it (one batch read). */
+export async function linkTrendState(url: string, days: string[]): Promise<{ accounts: number; hidden: boolean }> {
+  const hash = linkHash(url);
+  const dayKeys = days.map((day) => keys.trendLinkDay(day, hash));
+  const hiddenKey = keys.trendHidden('link', hash);
+  const found = await batchGet([...dayKeys, hiddenKey], trendStateItem);
+  const accounts = dayKeys.reduce((sum, key) => sum + (found.get(`${key.PK}|${key.SK}`)?.accounts ?? 0), 0);
+  return { accounts, hidden: found.has(`${hiddenKey.PK}|${hiddenKey.SK}`) };
 }
 
 // ---- the operator's hidden items ----

@@ -28,10 +28,12 @@ import { accountById, type Account } from '../db/accounts';
 import { cardsByUrls, type PreviewCard } from '../db/cards';
 import { statusById, statusesByIds, type Status } from '../db/statuses';
 import {
+  addLinkStatus,
   countLinkShareOn,
   countStatusInteraction,
   hiddenTrends,
   linkHistories,
+  linkTrendState,
   linkTrendDays,
   midnightOf,
   statusTrendDays,
@@ -98,7 +100,11 @@ export async function countLinkShare(url: string, status: Status, at: Date = new
   try {
     const author = await accountById(status.accountId);
     if (!author || !(await linkShareMayCount(status, author))) return;
-    const outcome = await countLinkShareOn(url, { statusId: status.id, accountId: author.id }, at, weightAt(at), CANDIDATES_PER_DAY);
+    // The link's timeline lists the status beside the count, whatever the day's cap decides.
+    const [outcome] = await Promise.all([
+      countLinkShareOn(url, { statusId: status.id, accountId: author.id }, at, weightAt(at), CANDIDATES_PER_DAY),
+      addLinkStatus(url, status.id),
+    ]);
     if (outcome === 'day-full') log.info('trends: day partition full, link not a candidate', { url });
   } catch (err) {
     log.warn('trends: link share not counted', { url, statusId: status.id, err });
@@ -147,6 +153,15 @@ export async function rankLinks(now: Date = new Date()): Promise<RankedLink[]> {
     }
   }
   return [...merged.values()].filter((e) => e.accounts >= MIN_ACCOUNTS).sort((a, b) => byScore(a, b) || a.url.localeCompare(b.url));
+}
+
+/**
+ * Does the link trend now, as rankLinks would list it (enough accounts over today and
+ * yesterday, not hidden)? Mastodon's PreviewCardTrend.allowed; one batch read, not a ranking.
+ */
+export async function isTrendingLink(url: string, now: Date = new Date()): Promise<boolean> {
+  const state = await linkTrendState(url, rankedDays(now));
+  return !state.hidden && state.accounts >= MIN_ACCOUNTS;
 }
 
 export type TrendPage = { offset: number; limit: number };
