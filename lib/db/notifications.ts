@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { IdRange, Page } from '../paging';
 import { idRangeKeyCondition } from './id_range';
 import { gsi1, GSI1, keys } from './keys';
-import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item } from './table';
+import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
 export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -27,6 +27,8 @@ export const notificationItem = z.object({
   createdAt: z.string(),
   /** Mastodon 4.3's group key, stored since grouped notifications; older notifications derive theirs on read. */
   groupKey: z.string().optional(),
+  /** Held back by the recipient's notification policy (lib/notifications/policy.ts): listed only on request, never grouped. */
+  filtered: z.boolean().optional(),
 });
 export type Notification = z.infer<typeof notificationItem>;
 
@@ -35,7 +37,7 @@ const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 
 
 export const notificationRecord = (n: Notification) => ({
   ...keys.notification(n.accountId, n.id),
-  ...(n.groupKey ? gsi1.notificationGroupMember(n.accountId, n.groupKey, n.id) : {}),
+  ...(n.filtered ? gsi1.filteredNotification(n.accountId, n.fromAccountId, n.id) : n.groupKey ? gsi1.notificationGroupMember(n.accountId, n.groupKey, n.id) : {}),
   ...notificationItem.parse(n),
 });
 
@@ -52,14 +54,16 @@ export async function groupBucketOf(accountId: string, prefix: string): Promise<
 
 /**
  * Writes a notification unless one for the same (recipient, type, actor, status)
- * exists. Answers false, having written nothing, when it does.
+ * exists. Answers false, having written nothing, when it does. `also` are written
+ * in the same transaction (a filtered notification's count in its request).
  */
-export async function createNotification(n: Notification, bucket?: GroupBucket): Promise<boolean> {
+export async function createNotification(n: Notification, bucket?: GroupBucket, also: TransactItem[] = []): Promise<boolean> {
   const result = await transact([
     { Put: { Item: { ...onceKey(n), notificationId: n.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: notificationRecord(n), ConditionExpression: 'attribute_not_exists(PK)' } },
     // The group's bucket moves with the notification that joins it, so a duplicate never moves it.
     ...(bucket ? [{ Put: { Item: { ...keys.notificationGroupBucket(n.accountId, bucket.prefix), hour: bucket.hour, expiresAt: expiresIn(BUCKET_TTL_SECONDS) } } }] : []),
+    ...also,
   ]);
   return result.ok;
 }
@@ -97,6 +101,8 @@ export type NotificationFilter = {
   /** Types to include (already narrowed by `types[]` and `exclude_types[]`). */
   types: readonly NotificationType[];
   fromAccountId?: string;
+  /** Lists the notifications the recipient's policy filtered too (v2's `include_filtered`). */
+  includeFiltered?: boolean;
 };
 
 /**
@@ -123,6 +129,7 @@ function filteredRangeQuery(accountId: string, page: IdRange, filter: Notificati
     filters.push('fromAccountId = :from');
     values[':from'] = filter.fromAccountId;
   }
+  if (!filter.includeFiltered) filters.push('attribute_not_exists(filtered)');
   return {
     KeyConditionExpression: range.KeyConditionExpression,
     ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),

@@ -48,9 +48,10 @@ export const UNREAD_MAX_LIMIT = 1000;
 export const unreadCountQuery = z.object({ ...filterParams, limit: limitParam(UNREAD_LIMIT, UNREAD_MAX_LIMIT) });
 export type UnreadCountQuery = z.infer<typeof unreadCountQuery>;
 
-const filterOf = (input: Pick<GroupedQuery, 'types' | 'exclude_types' | 'account_id'>) => ({
+const filterOf = (input: Pick<GroupedQuery, 'types' | 'exclude_types' | 'account_id' | 'include_filtered'>) => ({
   types: requestedTypes(input),
   fromAccountId: input.account_id,
+  includeFiltered: input.include_filtered === true,
 });
 
 const distinctGroups = (items: Notification[], groupedTypes: readonly GroupableType[]) => new Set(items.map((n) => listedKeyOf(n, groupedTypes))).size;

@@ -3,6 +3,8 @@
 // poll-ended notice to the poll's author), only to existing local accounts,
 // not about a status that is gone, and at most once per
 // (recipient, type, actor, status) however often the message is delivered.
+// The recipient's notification policy (lib/notifications/policy.ts) may drop it,
+// or file it, unstreamed and unpushed, into a notification request.
 import { accountsByIds } from '../db/accounts';
 import { createNotification, statusTypes, type Notification, type NotificationType } from '../db/notifications';
 import { statusById } from '../db/statuses';
@@ -13,6 +15,7 @@ import { mayNotify } from '../policy';
 import { offerPush } from '../push/offer';
 import { publishNotification } from '../streaming/publish';
 import { groupKeyFor } from './groups';
+import { policyDecision, requestWritesFor } from './policy';
 
 export type NotifyRequest = {
   type: NotificationType;
@@ -21,7 +24,7 @@ export type NotifyRequest = {
   statusId?: string;
 };
 
-export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status' | 'hidden';
+export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status' | 'hidden' | 'dropped' | 'filtered';
 
 export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const { type, accountId, fromAccountId } = request;
@@ -31,19 +34,25 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   if (statusTypes.includes(type) && !status) return 'no-status';
   const accounts = await accountsByIds([accountId, fromAccountId]);
   const recipient = accounts.get(accountId);
+  const sender = accounts.get(fromAccountId);
   if (!recipient || recipient.domain !== null) return 'no-recipient';
-  if (!accounts.has(fromAccountId)) return 'no-actor';
+  if (!sender) return 'no-actor';
   // Blocks, notification mutes, domain blocks and irreversible `notifications` filters (lib/policy/receive.ts).
   if (!(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
+  // The recipient's notification policy (Mastodon 4.3): dropped, or kept out of sight in a notification request.
+  const decision = await policyDecision(accountId, sender, type, status);
+  if (decision === 'drop') return 'dropped';
 
-  const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso() };
+  const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso(), ...(decision === 'filter' ? { filtered: true } : {}) };
   // Favourites, reblogs and follows join the recipient's current group of their kind (Mastodon 4.3).
   // A reblog notification groups under the reblogged status, whichever of the two the message names.
-  const group = await groupKeyFor({ ...notification, statusId: status?.reblogOfId ?? statusId });
+  const group = notification.filtered ? undefined : await groupKeyFor({ ...notification, statusId: status?.reblogOfId ?? statusId });
   if (group) notification.groupKey = group.groupKey;
-  const created = await createNotification(notification, group?.bucket);
+  const created = await createNotification(notification, group?.bucket, requestWritesFor(notification));
   if (!created) return 'duplicate';
-  log.debug('notification created', { id: notification.id, type, accountId });
+  log.debug('notification created', { id: notification.id, type, accountId, filtered: notification.filtered === true });
+  // A filtered notification is neither streamed nor pushed: it waits in its request.
+  if (notification.filtered) return 'filtered';
   // Streaming: the recipient's `user` / `user:notification` streams (never fails the notification).
   await publishNotification(notification, recipient);
   // Web Push: queued for the push worker when the recipient has a subscription (never fails the notification).
