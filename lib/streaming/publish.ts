@@ -43,7 +43,7 @@ import { log } from '../log';
 import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, withoutSilencedDomains } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
-import { personalize, renderShared, type StatusView } from './render';
+import { hiddenByFilter, personalize, renderShared, type StatusView } from './render';
 
 export type StreamEventName = 'update' | 'status.update' | 'notification' | 'delete' | 'filters_changed';
 /** A new status is `update`; an edited one `status.update` (Mastodon 3.5), to the streams that hold it. */
@@ -178,16 +178,21 @@ async function publishUpdate(view: StatusView, found: ChannelSubs[], event: Stat
   // Readers of shared channels who must not see it (their blocks and mutes); owners were chosen by the fan-out.
   const sharedViewers = new Set(found.flatMap(({ target, ws }) => (target.scope === 'shared' ? ws.flatMap((s) => (s.accountId ? [s.accountId] : [])) : [])));
   const hiding = sharedViewers.size > 0 ? await recipientsHiding(hidingAccounts(view), [...sharedViewers]) : new Set<string>();
-  const keeps = (target: Target, accountId: string | null): boolean =>
+  const visibleTo = (target: Target, accountId: string | null): boolean =>
     target.scope === 'shared' ? !accountId || !hiding.has(accountId) : accountId !== null;
 
+  // Each receiver's filters are judged in the context they hear it in: home (their home and list channels) or public.
   const receivers = new Set<string>();
+  const owners = new Set<string>();
   for (const { target, ws } of found) {
-    if (target.scope === 'shared') for (const s of ws) if (s.accountId && keeps(target, s.accountId)) receivers.add(s.accountId);
+    if (target.scope === 'shared') for (const s of ws) if (s.accountId && visibleTo(target, s.accountId)) receivers.add(s.accountId);
     const owner = target.scope === 'owner' ? ownerOf(target.channel, ws) : null;
-    if (owner && keeps(target, owner)) receivers.add(owner);
+    if (owner && visibleTo(target, owner)) (receivers.add(owner), owners.add(owner));
   }
-  const perViewer = await personalize(view, shared, [...receivers]);
+  const perViewer = await personalize(view, shared, [...receivers], (id) => (owners.has(id) ? 'home' : 'public'));
+  // A receiver's `hide` filter keeps the status off their shared channels too (the fan-out already kept it off home).
+  const keeps = (target: Target, accountId: string | null): boolean =>
+    visibleTo(target, accountId) && !(accountId && hiddenByFilter(perViewer.get(accountId)));
   const sharedPayload = JSON.stringify(shared);
   const payloadFor = (accountId: string | null) => {
     const mine = accountId ? perViewer.get(accountId) : undefined;

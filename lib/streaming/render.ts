@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { viewersFlags } from '../db/status_page';
 import { statusesByIds, type Status } from '../db/statuses';
 import { renderStatuses } from '../render/status';
+import { filterResultsFor, type FilterResultContext } from '../filters/results';
 
 type Rendered = Record<string, unknown>;
 
@@ -25,12 +26,23 @@ export async function renderShared(view: StatusView): Promise<Rendered | undefin
 
 /**
  * The rendering of `view` for each of `viewerIds`, from the shared one: one
- * batch read of every viewer's flag keys (100 keys per call).
+ * batch read of every viewer's flag keys (100 keys per call), and each viewer's
+ * filters of the context they receive it in (`contextOf`, home by default) for
+ * `filtered`, as Mastodon's streaming server adds it per subscriber: one Query
+ * per receiver (only accounts with an open stream receive).
  */
-export async function personalize(view: StatusView, shared: Rendered, viewerIds: string[]): Promise<Map<string, Rendered>> {
+export async function personalize(
+  view: StatusView,
+  shared: Rendered,
+  viewerIds: string[],
+  contextOf: (viewerId: string) => FilterResultContext = () => 'home',
+): Promise<Map<string, Rendered>> {
   const viewers = [...new Set(viewerIds)];
   const parts = partsOf(view);
-  const read = await viewersFlags(viewers, parts);
+  const [read, results] = await Promise.all([
+    viewersFlags(viewers, parts),
+    Promise.all(viewers.map(async (v) => [v, await filterResultsFor(v, parts, contextOf(v))] as const)).then((all) => new Map(all)),
+  ]);
 
   const overlay = (rendered: Rendered, s: Status, viewerId: string): Rendered => {
     const { flags, vote } = read(viewerId, s);
@@ -40,6 +52,7 @@ export async function personalize(view: StatusView, shared: Rendered, viewerIds:
       reblogged: flags.reblogged,
       muted: flags.muted,
       bookmarked: flags.bookmarked,
+      filtered: results.get(viewerId)?.get(s.id) ?? [],
     };
     if (s.accountId === viewerId && !s.reblogOfId) out.pinned = flags.pinned;
     if (s.pollId && isRecord(rendered.poll)) {
@@ -58,6 +71,11 @@ export async function personalize(view: StatusView, shared: Rendered, viewerIds:
   return out;
 }
 
+/** Whether a personalized rendering carries a match of a `hide` filter: such a status is not sent to that viewer. */
+export const hiddenByFilter = (rendered: Rendered | undefined): boolean =>
+  Array.isArray(rendered?.filtered) &&
+  rendered.filtered.some((r: unknown) => isRecord(r) && isRecord(r.filter) && r.filter.filter_action === 'hide');
+
 const isRecord = (value: unknown): value is Rendered => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const renderedIds = z.object({ id: z.string(), reblog: z.object({ id: z.string() }).nullable().optional() });
@@ -66,9 +84,10 @@ const renderedIds = z.object({ id: z.string(), reblog: z.object({ id: z.string()
  * A shared rendering (as logged once for every reader of a public or hashtag
  * channel) personalized for one reader: the statuses it shows are read again
  * (one batch read) for the keys of the reader's flags (a second). Answers the
- * shared payload unchanged when the statuses are gone meanwhile.
+ * shared payload unchanged when the statuses are gone meanwhile, and undefined when
+ * the reader's `hide` filter matches it (not sent to them).
  */
-export async function personalizePayload(payload: string, viewerId: string): Promise<string> {
+export async function personalizePayload(payload: string, viewerId: string, context: FilterResultContext = 'public'): Promise<string | undefined> {
   const parsed: unknown = JSON.parse(payload);
   const ids = renderedIds.safeParse(parsed);
   if (!ids.success || !isRecord(parsed)) return payload;
@@ -77,6 +96,7 @@ export async function personalizePayload(payload: string, viewerId: string): Pro
   const status = found.get(ids.data.id);
   const original = reblogId ? found.get(reblogId) : undefined;
   if (!status || (reblogId && !original)) return payload;
-  const mine = (await personalize({ status, original }, parsed, [viewerId])).get(viewerId);
+  const mine = (await personalize({ status, original }, parsed, [viewerId], () => context)).get(viewerId);
+  if (hiddenByFilter(mine)) return undefined;
   return mine ? JSON.stringify(mine) : payload;
 }

@@ -152,7 +152,7 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
     if (accountIds.includes(viewer.id)) return true;
     return !accountIds.some((id) => hidesAuthor(hidden!, id));
   };
-  const payloadOf = async (entry: StreamLogEntry): Promise<string | null> =>
+  const payloadOf = async (entry: StreamLogEntry): Promise<string | null | undefined> =>
     entry.shared && viewer && (entry.event === 'update' || entry.event === 'status.update') && entry.payload ? personalizePayload(entry.payload, viewer.id) : entry.payload;
 
   if (!(await out.write(':)\n'))) return;
@@ -176,7 +176,10 @@ export async function serveSse(session: SseSession, viewer: Account | undefined,
     for (const entry of entries) {
       sent.add(entry.id);
       if (!shows(entry)) continue;
-      if (!(await out.write(sseFrame(entry, await payloadOf(entry))))) return;
+      const payload = await payloadOf(entry);
+      // A shared status the reader's `hide` filter matches is not theirs to hear (personalizePayload answers undefined).
+      if (payload === undefined) continue;
+      if (!(await out.write(sseFrame(entry, payload)))) return;
       wroteAt = Date.now();
     }
     const now = Date.now();

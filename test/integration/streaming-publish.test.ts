@@ -12,7 +12,10 @@ import { connectionById, deleteConnection, onlineAccounts, saveConnection, subsc
 import { addBookmark, addFavourite, muteConversation } from '../../lib/db/interactions';
 import { createNotification, type Notification } from '../../lib/db/notifications';
 import { keys } from '../../lib/db/keys';
-import { addFilter, changeFilter, removeFilter } from '../../lib/filters';
+import { addFilter } from '../../lib/filters';
+import { handler as createFilterHandler } from '../../functions/filters/create';
+import { handler as deleteFilterHandler } from '../../functions/filters/delete';
+import { handler as updateFilterHandler } from '../../functions/filters/update';
 import { block, mute } from '../../lib/graph/blocks';
 import { newId } from '../../lib/ids';
 import { addAccounts, createList } from '../../lib/lists';
@@ -22,6 +25,7 @@ import { renderStatus } from '../../lib/render/status';
 import { bindingFor, channels, managementClient, type WebSocketEvent } from '../../lib/streaming/connections';
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
+import { call } from '../support/http';
 import { aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aStoredPoll, aUser, type UserFixture } from '../support/factories';
 import { connectThroughHandler, useManagementApi, type ManagementRequest } from '../support/management-api';
 
@@ -178,10 +182,12 @@ describe('update: the fan-out publishes each status to the streams that should s
     await fanOut(status.id);
 
     expect(framesOf(strictHome, 'update')).toEqual([]);
-    // Mastodon 3.x applies irreversible filters to home (and notifications) only; public streams carry the status.
-    expect(payloadsOf(strictPublic).map((s) => s.id)).toEqual([status.id]);
-    // A filter that is not irreversible is the client's to apply: the status comes unchanged.
-    expect(payloadsOf(lenientHome)).toEqual([asJson(await renderStatus(status, lenient.account))]);
+    // A hide filter of the public context keeps it off that reader's public stream too (Mastodon 4's streaming server).
+    expect(payloadsOf(strictPublic)).toEqual([]);
+    // A warn filter is the client's to apply: the status comes, marked `filtered` as the home timeline marks it.
+    const [lenientPayload] = payloadsOf(lenientHome);
+    expect(lenientPayload).toEqual(asJson(await renderStatus(status, lenient.account, { context: 'home' })));
+    expect(lenientPayload).toMatchObject({ filtered: [{ keyword_matches: ['Spoiler'], filter: { filter_action: 'warn' } }] });
     // One's own statuses are never filtered.
     expect(payloadsOf(authorHome).map((s) => s.id)).toEqual([status.id]);
   });
@@ -431,9 +437,13 @@ describe('filters_changed', () => {
     const notifications = await listen(owner.token, { stream: 'user:notification' });
     const other = await listen(someoneElse.token, { stream: 'user' });
 
-    const filter = await addFilter(owner.account.id, { phrase: 'x', context: ['home'] });
-    await changeFilter(owner.account.id, filter.id, { phrase: 'y' });
-    await removeFilter(owner.account.id, filter.id);
+    // Through the endpoints, which publish once the filter is written.
+    const created = await call(createFilterHandler, { method: 'POST', path: '/api/v1/filters', token: owner.token, json: { phrase: 'x', context: ['home'] } });
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: string }).id;
+    const path = `/api/v1/filters/${id}`;
+    expect((await call(updateFilterHandler, { method: 'PUT', path, pathParameters: { id }, token: owner.token, json: { phrase: 'y' } })).status).toBe(200);
+    expect((await call(deleteFilterHandler, { method: 'DELETE', path, pathParameters: { id }, token: owner.token })).status).toBe(200);
 
     expect(framesOf(user)).toEqual(Array.from({ length: 3 }, () => ({ stream: ['user'], event: 'filters_changed' })));
     expect(framesOf(notifications)).toEqual([]);

@@ -11,7 +11,7 @@ import { updateInstanceSettings } from '../../lib/db/instance';
 import { appendStreamEvents, streamEventsAfter, STREAM_LOG_TTL_SECONDS } from '../../lib/db/stream_log';
 import { keys } from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
-import { addFilter } from '../../lib/filters';
+import { handler as createFilterHandler } from '../../functions/filters/create';
 import { block } from '../../lib/graph/blocks';
 import { idAt, newId } from '../../lib/ids';
 import { notify } from '../../lib/notifications/notify';
@@ -21,6 +21,7 @@ import { openSseSession, serveSse } from '../../lib/streaming/sse';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { aFollow, anAppToken, aPostedStatus, aUser } from '../support/factories';
 import { arrival } from '../support/arrival';
+import { call } from '../support/http';
 import { useManagementApi } from '../support/management-api';
 
 installAwslambda();
@@ -226,7 +227,9 @@ describe('GET /api/v1/streaming/* over server-sent events', () => {
     const reader = await aUser();
     const s = open('/api/v1/streaming/user', { query: { access_token: reader.token } });
     await started(s);
-    await addFilter(reader.account.id, { phrase: 'x', context: ['home'] });
+    // Through the endpoint, which publishes once the filter is written.
+    const created = await call(createFilterHandler, { method: 'POST', path: '/api/v1/filters', token: reader.token, json: { phrase: 'x', context: ['home'] } });
+    expect(created.status).toBe(200);
     const [event] = await arrival(() => s.events().length >= 1 && s.events(), 'filters_changed');
     await s.close();
     expect(event).toMatchObject({ event: 'filters_changed', data: 'undefined' });
