@@ -264,7 +264,7 @@ describe('serverless package --stage prod', () => {
     );
     const using = (role: string) => Object.keys(roleOf).filter((fn) => roleOf[fn]!.includes(`"${role}`)).sort();
     expect(using('MailFunctionRole')).toEqual(['MailWorker']);
-    expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2']);
+    expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2', 'ProfileDeleteAvatar', 'ProfileDeleteHeader']);
     expect(using('WorkerFunctionRole')).toEqual(['DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
     expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
     expect(using('RemoteMediaFunctionRole')).toEqual(['RemoteMediaWorker']);
