@@ -31,16 +31,8 @@ import { sendFollow, sendUndoFollow } from '../federation/outbox';
 import { enqueue } from '../queue';
 import { mergeIntoHome } from './home';
 import { renderRelationship, type Relationship } from './relationships';
+import { targetState } from './target_state';
 
-/** The target and the current state between it and the viewer, in one batch read; 404 when it cannot be followed. */
-async function targetState(viewer: Account, targetId: string): Promise<GraphState & { account: Account }> {
-  if (!isId(targetId)) throw notFound();
-  const id = BigInt(targetId).toString();
-  const state = (await graphStates(viewer.id, [id])).get(id);
-  const account = state?.account;
-  if (!state || !account || !isVisible(account)) throw notFound();
-  return { ...state, account };
-}
 
 async function notifyOf(type: 'follow' | 'follow_request', accountId: string, fromAccountId: string): Promise<void> {
   // The follow is committed: a lost notification must not turn it into an error.

@@ -19,50 +19,34 @@ import { cardLinkOf } from '../../lib/cards/link';
 import { sanitizeEmbedHtml } from '../../lib/cards/page';
 import { cardItemByUrl, cardsByUrls } from '../../lib/db/cards';
 import { statusById } from '../../lib/db/statuses';
-import { useResolver } from '../../lib/net';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import { aPostedStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
-import { remoteServer, type RemoteServer } from '../support/remote-server';
+import { useLoopbackPages } from '../support/loopback-pages';
 
 const ignore = async () => ({ batchItemFailures: [] });
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('cards', cardsWorker);
 for (const queue of ['notify', 'deliver', 'push'] as const) registerInlineWorker(queue, ignore);
 
-let server: RemoteServer;
 let user: UserFixture;
 let jpeg: Buffer;
 /** Each test's pages live under their own host name, so cards stored by one test never answer for another. */
-let host: string;
-let counter = 0;
+const pages = useLoopbackPages('news');
 
 beforeAll(async () => {
   user = await aUser();
   jpeg = await sharp({ create: { width: 1200, height: 630, channels: 3, background: { r: 20, g: 120, b: 200 } } }).jpeg().toBuffer();
 });
 
-beforeEach(async () => {
-  server = await remoteServer();
-  host = `news${++counter}.example.com`;
-  useResolver(async (name) => (name.endsWith('.example.com') ? ['127.0.0.1'] : []));
-  process.env.STAGE = 'local';
-  process.env.FEDERATION_ALLOW_PRIVATE = '1';
-});
 
-afterEach(async () => {
-  process.env.STAGE = 'test';
-  delete process.env.FEDERATION_ALLOW_PRIVATE;
-  useResolver(undefined);
-  useCardFetchTimeout(undefined);
-  await server.close();
-});
+afterEach(() => useCardFetchTimeout(undefined));
 
-const port = () => new URL(server.origin).port;
+const port = () => new URL(pages.server().origin).port;
 /** The page's URL as a status links it. */
-const link = (path: string) => `http://${host}:${port()}${path}`;
+const link = (path: string, host = pages.host()) => `http://${host}:${port()}${path}`;
 const html = (body: string, headers: Record<string, string> = {}) => ({ headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body });
-const requestsFor = (path: string) => server.received.filter((r) => r.path === path).length;
+const requestsFor = (path: string) => pages.server().received.filter((r) => r.path === path).length;
 
 async function post(text: string, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await call(postStatus, { method: 'POST', path: '/api/v1/statuses', token: user.token, json: { status: text, visibility: 'public', ...extra } });
@@ -87,8 +71,8 @@ const OG_PAGE = `<!doctype html><html lang="fr"><head>
 
 describe('a status linking to a page with OpenGraph tags', () => {
   it('gets the page’s card, rendered in the status and the home timeline, its image copied with a blurhash', async () => {
-    server.route('GET', '/story', html(OG_PAGE));
-    server.route('GET', '/img/cover.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
+    pages.server().route('GET', '/story', html(OG_PAGE));
+    pages.server().route('GET', '/img/cover.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
     const id = await post(`read this ${link('/story#comments')} now`);
 
     const res = await show(id);
@@ -115,7 +99,7 @@ describe('a status linking to a page with OpenGraph tags', () => {
       authors: [{ name: 'Ada Lovelace', url: '', account: null }],
     });
     // The page was asked for as a web page, not signed as ActivityPub fetches are.
-    const pageRequest = server.received.find((r) => r.path === '/story')!;
+    const pageRequest = pages.server().received.find((r) => r.path === '/story')!;
     expect(pageRequest.headers.accept).toBe('text/html');
     expect(pageRequest.headers.signature).toBeUndefined();
 
@@ -132,7 +116,7 @@ describe('a status linking to a page with OpenGraph tags', () => {
   });
 
   it('costs the status no extra database call to render', async () => {
-    server.route('GET', '/cheap', html('<title>Cheap</title>'));
+    pages.server().route('GET', '/cheap', html('<title>Cheap</title>'));
     const withCard = await post(`with ${link('/cheap')}`);
     const without = await post('without a link');
     const [a, b] = [await show(withCard), await show(without)];
@@ -142,8 +126,8 @@ describe('a status linking to a page with OpenGraph tags', () => {
   });
 
   it('fetches a URL once for every status that links to it', async () => {
-    server.route('GET', '/shared', html(OG_PAGE));
-    server.route('GET', '/img/cover.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
+    pages.server().route('GET', '/shared', html(OG_PAGE));
+    pages.server().route('GET', '/img/cover.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
     const first = await post(`one ${link('/shared')}`);
     const second = await post(`two ${link('/shared')}`);
     expect(requestsFor('/shared')).toBe(1);
@@ -155,24 +139,24 @@ describe('a status linking to a page with OpenGraph tags', () => {
 
 describe('what a page says about itself', () => {
   it('reads Twitter’s tags when there are no OpenGraph tags', async () => {
-    server.route('GET', '/tw', html(`<head><title>ignored</title>
+    pages.server().route('GET', '/tw', html(`<head><title>ignored</title>
       <meta name="twitter:title" content="Bird title"><meta name="twitter:description" content="Bird text">
       <meta name="twitter:image" content="${link('/img/t.jpg')}"></head>`));
-    server.route('GET', '/img/t.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
+    pages.server().route('GET', '/img/t.jpg', { headers: { 'content-type': 'image/jpeg' }, body: jpeg });
     const card = await cardOf(await post(`see ${link('/tw')}`));
     expect(card).toMatchObject({ title: 'Bird title', description: 'Bird text', type: 'link', image: expect.stringContaining('/preview_cards/') });
   });
 
   it('falls back to <title> and <meta name="description">', async () => {
-    server.route('GET', '/plain', html('<html><head><title>  Just a\n title </title><meta name="description" content="Plain."></head></html>'));
+    pages.server().route('GET', '/plain', html('<html><head><title>  Just a\n title </title><meta name="description" content="Plain."></head></html>'));
     const card = await cardOf(await post(`see ${link('/plain')}`));
     expect(card).toMatchObject({ title: 'Just a title', description: 'Plain.', image: null, blurhash: null, language: null, authors: [] });
   });
 
   it('takes a video embed from oEmbed discovery, keeping only its iframe', async () => {
-    server.route('GET', '/video', html(`<head><title>Page title</title><meta property="og:description" content="About the clip">
+    pages.server().route('GET', '/video', html(`<head><title>Page title</title><meta property="og:description" content="About the clip">
       <link rel="alternate" type="application/json+oembed" href="/oembed?url=video"></head>`));
-    server.route('GET', '/oembed', {
+    pages.server().route('GET', '/oembed', {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         version: '1.0',
@@ -205,12 +189,12 @@ describe('what a page says about itself', () => {
 
   it('reads the first megabyte of a huge page', async () => {
     const huge = `<head><meta property="og:title" content="Huge"></head><body>${'x'.repeat(3 * 1024 * 1024)}</body>`;
-    server.route('GET', '/huge', html(huge));
+    pages.server().route('GET', '/huge', html(huge));
     expect(await cardOf(await post(`big ${link('/huge')}`))).toMatchObject({ title: 'Huge' });
   });
 
   it('makes no card of broken markup without a title, and the worker does not fail', async () => {
-    server.route('GET', '/broken', html('<<<meta <title <a href="x>>\u0000\uFFFF<script>'));
+    pages.server().route('GET', '/broken', html('<<<meta <title <a href="x>>\u0000\uFFFF<script>'));
     const id = await post(`odd ${link('/broken')}`);
     expect(await cardOf(id)).toBeNull();
     expect((await cardItemByUrl(link('/broken')))!.failure).toBe('the page has no title');
@@ -224,7 +208,7 @@ describe('pages that make no card', () => {
     ['an error status', '/gone', { status: 404, headers: { 'content-type': 'text/html' }, body: '<title>Not found</title>' }, /answered 404/],
     ['a redirect to the cloud metadata address', '/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }, /link-local/],
   ])('%s: no card, the failure is remembered and not fetched again for a day', async (_name, path, reply, failure) => {
-    server.route('GET', path, reply);
+    pages.server().route('GET', path, reply);
     const first = await post(`a ${link(path)}`);
     expect(await cardOf(first)).toBeNull();
     expect((await cardItemByUrl(link(path)))!.failure).toMatch(failure);
@@ -235,15 +219,15 @@ describe('pages that make no card', () => {
 
   it('a page that does not answer in time (and its good twin)', async () => {
     useCardFetchTimeout(300);
-    server.route('GET', '/slow', { hang: true });
-    server.route('GET', '/quick', html('<title>Quick</title>'));
+    pages.server().route('GET', '/slow', { hang: true });
+    pages.server().route('GET', '/quick', html('<title>Quick</title>'));
     expect(await cardOf(await post(`slow ${link('/slow')}`))).toBeNull();
     expect((await cardItemByUrl(link('/slow')))!.failure).toMatch(/no answer within/);
     expect(await cardOf(await post(`quick ${link('/quick')}`))).toMatchObject({ title: 'Quick' });
   });
 
   it('outside the local stage, a name that resolves to loopback is never connected to (and its good twin on the local stage)', async () => {
-    server.route('GET', '/inside', html('<title>Inside</title>'));
+    pages.server().route('GET', '/inside', html('<title>Inside</title>'));
     process.env.STAGE = 'test';
     // https, as the guard demands outside the local stage: the name's address is refused inside the connection's lookup.
     const secure = link('/inside').replace('http:', 'https:');
@@ -253,8 +237,7 @@ describe('pages that make no card', () => {
     expect((await cardItemByUrl(secure))!.failure).toMatch(/private, loopback/);
 
     process.env.STAGE = 'local';
-    host = `twin-${host}`;
-    expect(await cardOf(await post(`y ${link('/inside')}`))).toMatchObject({ title: 'Inside' });
+    expect(await cardOf(await post(`y ${link('/inside', `twin-${pages.host()}`)}`))).toMatchObject({ title: 'Inside' });
     expect(requestsFor('/inside')).toBe(1);
   });
 });
@@ -264,8 +247,8 @@ describe('edits', () => {
     call(updateStatus, { method: 'PUT', path: `/api/v1/statuses/${id}`, pathParameters: { id }, token: user.token, json: { status } });
 
   it('an edit to another link changes the card; an edit without a link removes it', async () => {
-    server.route('GET', '/before', html('<title>Before</title>'));
-    server.route('GET', '/after', html('<title>After</title>'));
+    pages.server().route('GET', '/before', html('<title>Before</title>'));
+    pages.server().route('GET', '/after', html('<title>After</title>'));
     const id = await post(`first ${link('/before')}`);
     expect(await cardOf(id)).toMatchObject({ title: 'Before' });
 
@@ -295,7 +278,7 @@ describe('which link gets a card', () => {
   });
 
   it('a status with an attachment gets no card, and its twin without one does', async () => {
-    server.route('GET', '/p', html('<title>P</title>'));
+    pages.server().route('GET', '/p', html('<title>P</title>'));
     const withMedia = await aPostedStatus(user.account, { contentHtml: `<p><a href="${link('/p')}">p</a></p>`, mediaIds: ['1'] });
     expect(await cardsWorker(sqsEvent('cards', [{ statusId: withMedia.id }]))).toEqual({ batchItemFailures: [] });
     expect(requestsFor('/p')).toBe(0);
@@ -316,7 +299,7 @@ describe('the cards queue’s messages', () => {
   });
 
   it('answers a status that is gone, and its twin that exists', async () => {
-    server.route('GET', '/q', html('<title>Q</title>'));
+    pages.server().route('GET', '/q', html('<title>Q</title>'));
     expect(await cardsWorker(sqsEvent('cards', [{ statusId: '123456789' }]))).toEqual({ batchItemFailures: [] });
     const status = await aPostedStatus(user.account, { contentHtml: `<p><a href="${link('/q')}">q</a></p>` });
     expect(await cardsWorker(sqsEvent('cards', [{ statusId: status.id }]))).toEqual({ batchItemFailures: [] });

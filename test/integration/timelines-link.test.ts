@@ -15,11 +15,10 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { updateAccount } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { hideTrend, unhideTrend } from '../../lib/db/trends';
-import { useResolver } from '../../lib/net';
 import { registerInlineWorker } from '../../lib/queue';
 import { aUser, anAppToken, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
-import { remoteServer, type RemoteServer } from '../support/remote-server';
+import { useLoopbackPages } from '../support/loopback-pages';
 
 process.env.EXPOSE_METRICS = '1';
 
@@ -28,30 +27,12 @@ registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('cards', cardsWorker);
 for (const queue of ['notify', 'deliver', 'push'] as const) registerInlineWorker(queue, ignore);
 
-let server: RemoteServer;
-/** Each test's pages live under their own host name, so links trending in one test never answer for another. */
-let host: string;
-let counter = 0;
-
-beforeEach(async () => {
-  server = await remoteServer();
-  host = `links${++counter}.example.com`;
-  useResolver(async (name) => (name.endsWith('.example.com') ? ['127.0.0.1'] : []));
-  process.env.STAGE = 'local';
-  process.env.FEDERATION_ALLOW_PRIVATE = '1';
-});
-
-afterEach(async () => {
-  process.env.STAGE = 'test';
-  delete process.env.FEDERATION_ALLOW_PRIVATE;
-  useResolver(undefined);
-  await server.close();
-});
+const pages = useLoopbackPages('links');
 
 /** A page on the test's host with a title (a card), and its URL as a status links it. */
 function aPage(path: string): string {
-  server.route('GET', path, { headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<title>Page ${path}</title>` });
-  return `http://${host}:${new URL(server.origin).port}${path}`;
+  pages.server().route('GET', path, { headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<title>Page ${path}</title>` });
+  return `http://${pages.host()}:${new URL(pages.server().origin).port}${path}`;
 }
 
 /** A local user who opted into discovery (Mastodon's LinkFeed lists only theirs). */
@@ -179,8 +160,8 @@ describe('a link that does not trend', () => {
   it('answers 404 for a link nobody shared, or one without a card', async () => {
     expect(await answer(aPage('/unknown'))).toEqual(notFound);
     // Shared by enough accounts, but the page makes no card (no title): it is no trending link.
-    server.route('GET', '/untitled', { headers: { 'content-type': 'text/html' }, body: '<p>no title</p>' });
-    const untitled = `http://${host}:${new URL(server.origin).port}/untitled`;
+    pages.server().route('GET', '/untitled', { headers: { 'content-type': 'text/html' }, body: '<p>no title</p>' });
+    const untitled = `http://${pages.host()}:${new URL(pages.server().origin).port}/untitled`;
     await sharedBy(2, untitled);
     expect(await answer(untitled)).toEqual(notFound);
   });
@@ -201,7 +182,7 @@ describe('a link that does not trend', () => {
   it('finds a link written with another host case or a fragment, as its card is stored', async () => {
     const url = aPage('/normalised');
     const [only, also] = await sharedBy(2, url);
-    const res = await timeline({ url: `${url.replace(host, host.toUpperCase())}#comments` });
+    const res = await timeline({ url: `${url.replace(pages.host(), pages.host().toUpperCase())}#comments` });
     expect(res.status).toBe(200);
     expect(idsOf(res.body)).toEqual([also!.id, only!.id]);
   });
