@@ -3,6 +3,7 @@
 // are uploaded and the account is changed in one update.
 import { z } from 'zod';
 import { updateAccount, type Account } from '../db/accounts';
+import { syncDirectoryListing } from '../db/directory';
 import { indexDisplayName } from '../search/accounts';
 import { notFound } from '../errors';
 import { sendPersonUpdate } from '../federation/outbox';
@@ -174,6 +175,8 @@ export async function updateProfile(account: Account, input: UpdateCredentialsIn
     const updated = await updateAccount(account.id, changes);
     if (!updated) throw notFound();
     if (updated.displayName !== account.displayName) await indexDisplayName(account.id, account.displayName, updated.displayName);
+    // Every save that says `discoverable` lists or unlists the account in the profile directory.
+    if (input.discoverable !== undefined) await syncDirectoryListing(account, updated);
     await deleteMediaQuietly([avatar ? account.avatarKey : null, header ? account.headerKey : null]);
     // Remote followers' servers refresh their copy (this never throws: the profile is saved).
     await sendPersonUpdate(updated);

@@ -54,7 +54,7 @@ const USERNAME_FORMAT = /^[a-z0-9_]+([a-z0-9_.-]+[a-z0-9_]+)?$/i;
 /** Devise's e-mail check with a dot in the domain, and whatever the mail worker accepts. */
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const deliverable = z.string().email();
-const isEmail = (email: string) => EMAIL_FORMAT.test(email) && deliverable.safeParse(email).success;
+export const isEmail = (email: string) => EMAIL_FORMAT.test(email) && deliverable.safeParse(email).success;
 /** A BCP 47-shaped tag: `en`, `pt-BR`, `zh-Hant`, `es-419`. */
 const LOCALE_FORMAT = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
@@ -144,6 +144,7 @@ export async function registerAccount(
       admin: opts.admin ?? false,
       locale: input.locale || null,
       reason: input.reason?.trim() || null,
+      createdByClientId: opts.app?.clientId ?? null,
     },
     extra,
   );

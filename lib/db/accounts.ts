@@ -46,6 +46,8 @@ export const accountItem = z.object({
   reason: z.string().nullable().default(null),
   lastSignInAt: z.string().nullable().default(null),
   signInCount: z.number().int().default(0),
+  /** The OAuth application (client_id) a local user signed up with: the only one that may resend its confirmation e-mail. */
+  createdByClientId: z.string().nullable().default(null),
   // ---- a remote account: its ActivityPub actor (lib/federation/actors.ts); all null for local accounts ----
   /** The actor's id (ActivityPub URI); unique, looked up through keys.actorUri. */
   uri: z.string().nullable().default(null),
@@ -91,7 +93,7 @@ export async function accountByEmail(email: string): Promise<Account | undefined
 }
 
 export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passwordHash'> &
-  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'displayName'>>;
+  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'displayName' | 'createdByClientId'>>;
 
 /**
  * Creates a local account with its username and e-mail uniqueness items in one
@@ -228,3 +230,35 @@ export async function confirmEmail(tokenHash: string): Promise<Account | undefin
   if (!result.ok) return undefined;
   return getItem(keys.account(link.accountId), accountItem, true);
 }
+
+/** Why an unconfirmed address was not changed: another account holds the new one, or the account changed meanwhile. */
+export type EmailChangeFailure = 'email-taken' | 'changed-meanwhile';
+
+/**
+ * Moves a local account that still awaits confirmation to another e-mail address, with a new confirmation
+ * link, in one transaction: the new address's claim (absent), the old claim (still this account's) deleted,
+ * the account's `email` (still the old one, still unconfirmed) set, the link written. Links sent to the old
+ * address stop working (confirmEmail wants the account's current address).
+ */
+export async function changeUnconfirmedEmail(account: Pick<Account, 'id' | 'email'>, email: string, link: Confirmation): Promise<{ ok: true } | { failed: EmailChangeFailure }> {
+  const result = await transact([
+    { Put: { Item: { ...keys.email(email), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Delete: { Key: keys.email(account.email ?? ''), ConditionExpression: 'accountId = :id', ExpressionAttributeValues: { ':id': account.id } } },
+    {
+      Update: {
+        Key: keys.account(account.id),
+        UpdateExpression: 'SET email = :new, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND email = :old AND (attribute_not_exists(confirmedAt) OR attribute_type(confirmedAt, :nullType))',
+        ExpressionAttributeValues: { ':new': email, ':old': account.email ?? '', ':now': nowIso(), ':nullType': 'NULL' },
+      },
+    },
+    { Put: { Item: confirmationRecord(link) } },
+  ]);
+  if (result.ok) return { ok: true };
+  return { failed: result.failed.includes(0) ? 'email-taken' : 'changed-meanwhile' };
+}
+
+/** Writes a new confirmation link for the account's current address (resending the mail). */
+export const putConfirmation = async (link: Confirmation): Promise<void> => {
+  await putItem({ ...keys.confirmation(link.tokenHash), ...confirmationItem.parse(link) });
+};

@@ -114,6 +114,8 @@ export async function createBlock(block: Block, severed: Severed): Promise<boole
   const edge = (exists: boolean, followerId: string, followedId: string) => {
     if (!exists) return items.push(mustBeAbsent(keys.follow(followerId, followedId)));
     items.push(mustExist(keys.follow(followerId, followedId)));
+    // The follower's endorsement goes with its follow, as on unfollowing (follows.deleteFollow).
+    items.push({ Delete: { Key: keys.endorsement(followerId, followedId) } });
     bump(followerId, 'followingCount');
     bump(followedId, 'followersCount');
   };

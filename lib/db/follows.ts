@@ -142,13 +142,15 @@ export const setFollowRequestOptions = (requesterId: string, targetId: string, o
 /**
  * Deletes the edge and decrements both counters, only if the edge existed. Answers whether it did.
  * For a remote follower pass the inbox the edge was counted under (`edge.followerInbox`): it is taken
- * off in the same transaction.
+ * off in the same transaction. The follower's endorsement of the account goes with it (lib/db/endorsements.ts),
+ * as Mastodon's Follow#remove_endorsements.
  */
 export async function deleteFollow(followerId: string, followedId: string, opts: FollowEdgeOptions = {}): Promise<boolean> {
   const result = await transact([
     { Delete: { Key: keys.follow(followerId, followedId), ConditionExpression: 'attribute_exists(PK)' } },
     bump(followerId, 'followingCount', -1),
     bump(followedId, 'followersCount', -1),
+    { Delete: { Key: keys.endorsement(followerId, followedId) } },
     ...(opts.followerInbox ? [countFollowerInbox(followedId, opts.followerInbox, -1)] : []),
   ]);
   return result.ok;
@@ -178,13 +180,15 @@ export type GraphState = {
   domainBlocking?: boolean;
   /** The viewer's private note about the account (lib/db/account_notes.ts), read in the same batch. */
   note?: string;
+  /** The viewer endorses the account (lib/db/endorsements.ts), read in the same batch; only while it follows it. */
+  endorsed?: boolean;
 };
 
 const anyItem = z.record(z.unknown());
 
 /**
  * One batch read for the accounts, the edges in both directions, the pending
- * requests in both directions, blocks, mutes and the viewer's notes between the viewer and each id; a second one, of
+ * requests in both directions, blocks, mutes, the viewer's notes and endorsements between the viewer and each id; a second one, of
  * the viewer's domain blocks, only when some of the accounts are remote.
  */
 export async function graphStates(viewerId: string, ids: string[]): Promise<Map<string, GraphState>> {
@@ -198,6 +202,7 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
     keys.block(id, viewerId),
     keys.mute(viewerId, id),
     keys.accountNote(viewerId, id),
+    keys.endorsement(viewerId, id),
   ]);
   const found = await batchGet(wanted, anyItem);
   const read = <T>(key: Key, parser: Parser<T>): T | undefined => parseItem(parser, found.get(keyString(key)));
@@ -218,6 +223,8 @@ export async function graphStates(viewerId: string, ids: string[]): Promise<Map<
       muting: ((m) => (muteActive(m) ? m : undefined))(read(keys.mute(viewerId, id), muteItem)),
       domainBlocking: domain !== undefined && blockedDomains.has(domain),
       note: read(keys.accountNote(viewerId, id), accountNoteItem)?.comment,
+      // A block or a domain block removes follows in transactions of their own: an endorsement left behind shows as none.
+      endorsed: found.has(keyString(keys.endorsement(viewerId, id))) && found.has(keyString(keys.follow(viewerId, id))),
     });
   }
   return states;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { newId } from '../ids';
+import { directoryActivityItems, type Listed } from './directory';
 import { queryIdRange, type RangeTarget } from './id_range';
 import { keys } from './keys';
 import { statusUriPointer } from './remote';
@@ -172,16 +173,16 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
  * Writes a reblog of `original` by `reblog.accountId` (the reblog status is built
  * by the caller): the flag, the reblog status, the reblogger's own home entry,
  * the reblogged_by list entry, the original's reblogsCount and the reblogger's
- * statusesCount, all or nothing.
+ * statusesCount, all or nothing. A discoverable `reblogger` (as read before) moves its profile-directory entry with it.
  */
-export async function addReblog(reblog: Status, original: Status): Promise<Toggle> {
-  const result = await transact([...reblogWrites(reblog, original), { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } }]);
+export async function addReblog(reblog: Status, original: Status, reblogger?: Listed): Promise<Toggle> {
+  const result = await transact([...reblogWrites(reblog, original, reblogger), { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } }]);
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
 }
 
 /** What every reblog writes, its flag first: the flag, the reblog status, the reblogged_by entry and both counters. */
-function reblogWrites(reblog: Status, original: Status): TransactItem[] {
+function reblogWrites(reblog: Status, original: Status, reblogger?: Listed): TransactItem[] {
   const accountId = reblog.accountId;
   const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt };
   return [
@@ -197,6 +198,7 @@ function reblogWrites(reblog: Status, original: Status): TransactItem[] {
         ExpressionAttributeValues: { ':at': reblog.createdAt, ':one': 1 },
       },
     },
+    ...directoryActivityItems(reblogger, reblog.createdAt),
   ];
 }
 
@@ -206,11 +208,11 @@ function reblogWrites(reblog: Status, original: Status): TransactItem[] {
  * `unchanged` when the Announce was stored before (its pointer stays after an Undo, so it is never stored
  * again) or the account has reblogged the original already; all or nothing.
  */
-export async function addRemoteReblog(reblog: Status, original: Status): Promise<Toggle> {
+export async function addRemoteReblog(reblog: Status, original: Status, reblogger?: Listed): Promise<Toggle> {
   if (!reblog.uri) throw new Error(`addRemoteReblog: reblog ${reblog.id} has no uri`);
   const result = await transact([
     { Put: { Item: statusUriPointer(reblog.uri, reblog.id), ConditionExpression: ifAbsent } },
-    ...reblogWrites(reblog, original),
+    ...reblogWrites(reblog, original, reblogger),
   ]);
   if (result.ok) return 'changed';
   return result.failed.includes(0) || result.failed.includes(1) ? 'unchanged' : 'gone';

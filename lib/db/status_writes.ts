@@ -2,6 +2,7 @@
 // hold the rules): each is one transaction for everything that must hold
 // together, and a cancelled transaction is answered as a named failure, read
 // from the positions of its cancellation reasons here, where the items are laid out.
+import { directoryActivityItems, type Listed } from './directory';
 import { keys } from './keys';
 import { attachMediaItems, deleteRemoteMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
@@ -29,6 +30,8 @@ export type NewStatusWrite = {
    * posted at most once.
    */
   scheduled?: Scheduled;
+  /** The author as read before posting: a discoverable author's profile-directory entry moves in the same transaction. */
+  author?: Listed;
 };
 
 /**
@@ -48,7 +51,12 @@ export type NewStatusFailure = 'claim-lost' | 'idempotency-key-taken' | 'media-n
 export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | { failed: NewStatusFailure }> {
   const { status, poll, scheduled } = w;
   const hasMedia = status.mediaIds.length > 0;
-  const items: TransactItem[] = [putStatus(status), { Put: { Item: homeEntryRecord(status.accountId, status, hasMedia) } }, ...countAuthorStatus(status.accountId, 1, status.createdAt)];
+  const items: TransactItem[] = [
+    putStatus(status),
+    { Put: { Item: homeEntryRecord(status.accountId, status, hasMedia) } },
+    ...countAuthorStatus(status.accountId, 1, status.createdAt),
+    ...directoryActivityItems(w.author, status.createdAt),
+  ];
   const mediaAt = items.length;
   items.push(...(scheduled ? transferMediaItems(scheduled.id, status.id, status.accountId, status.mediaIds) : attachMediaItems(status.id, status.accountId, status.mediaIds)));
   let parentAt = -1;
@@ -149,6 +157,8 @@ export type RemoteStatusWrite = {
   poll?: Poll;
   /** Whether the status enters the public and hashtag timelines (lib/policy decides). */
   listed: boolean;
+  /** The author as stored: a discoverable one's profile-directory entry moves in the same transaction. */
+  author?: Listed;
 };
 
 /** Why a remote status was not written: its id is stored already (another delivery won), or its parent went meanwhile. */
@@ -170,6 +180,7 @@ export async function writeRemoteStatus(w: RemoteStatusWrite): Promise<{ ok: tru
     { Put: { Item: statusUriPointer(status.uri, status.id), ConditionExpression: 'attribute_not_exists(PK)' } },
     putStatus(status),
     ...countAuthorStatus(status.accountId, 1, status.createdAt),
+    ...directoryActivityItems(w.author, status.createdAt),
     ...w.media.map(putRemoteMedia),
     ...(w.poll ? [{ Put: { Item: pollRecord(w.poll) } }, { Put: { Item: pollExpiryRecord(w.poll) } }] : []),
   ];

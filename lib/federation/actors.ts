@@ -8,6 +8,7 @@
 import { createPublicKey } from 'node:crypto';
 import { config } from '../config';
 import { accountByUsername, accountItem, type Account } from '../db/accounts';
+import { syncDirectoryListing } from '../db/directory';
 import { createRemoteAccount, remoteAccountByAcct, remoteAccountByUri, updateRemoteAccount } from '../db/remote';
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
@@ -186,12 +187,15 @@ export async function saveActorDocument(doc: ApDocument, opts: { fetchedFrom?: s
     // A changed avatar or header shows from its server until copied here (./media_requests.ts).
     const updated = await updateRemoteAccount(existing.id, { ...profileOf(actor, now), ...staleProfileCopies(existing, actor) });
     if (updated) await requestProfileImageCopies(updated, existing);
+    // Rewritten on every save of a discoverable actor, so actors stored before the directory existed join it at their next refresh.
+    if (updated && (updated.discoverable || existing.discoverable)) await syncDirectoryListing(existing, updated);
     return withPins(updated);
   }
   const { published, ...fields } = actor;
   const account = accountItem.parse({ ...fields, id: newId(), createdAt: published ?? now, updatedAt: now, fetchedAt: now });
   if (await createRemoteAccount(account)) {
     await requestProfileImageCopies(account);
+    if (account.discoverable) await syncDirectoryListing(undefined, account);
     return withPins(account);
   }
   // Stored meanwhile by another worker: that one stands.

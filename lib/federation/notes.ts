@@ -348,12 +348,12 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
   const id = newId(read.createdAt);
   const media = mediaOf(read.attachments, author, id, read.createdAt.toISOString());
   let status = statusOf(read, author, parent, mentions, media, id);
-  let written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author) });
+  let written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author });
   if ('failed' in written && written.failed === 'reply-target-gone') {
     // The parent was deleted meanwhile: the reply stands on its own, as one to an unknown status.
     parent = undefined;
     status = statusOf(read, author, parent, mentions, media, id);
-    written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author) });
+    written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author });
   }
   if ('failed' in written) {
     // Another delivery stored it first: answer that one (its own worker fans it out).

@@ -1,6 +1,6 @@
 // Relationship entity (https://docs.joinmastodon.org/entities/Relationship/) between
 // the viewer and other accounts. `note` is the viewer's private note (lib/accounts/notes.ts),
-// read with the rest of the state. Endorsements come in a later issue: false until then.
+// read with the rest of the state, as is `endorsed` (lib/db/endorsements.ts).
 import { isVisible } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import { graphStates, type GraphState } from '../db/follows';
@@ -24,7 +24,7 @@ export function renderRelationship(id: string, state: Omit<GraphState, 'account'
     requested: state.requested !== undefined,
     requested_by: state.requestedBy !== undefined,
     domain_blocking: state.domainBlocking ?? false,
-    endorsed: false,
+    endorsed: state.endorsed ?? false,
     note: state.note ?? '',
   };
 }

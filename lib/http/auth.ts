@@ -49,11 +49,14 @@ const readsToken = (mode: AuthMode, raw: string | undefined) => !(mode === 'publ
  * missing or invalid token, 403 outside the scopes, 422 for an app token where a
  * user is needed, then 403 for an unconfirmed, pending or disabled login.
  */
-function checkAuth(mode: AuthMode, scopes: string[], auth: Auth | undefined): Auth {
+function checkAuth(mode: AuthMode, scopes: string[], auth: Auth | undefined, unconfirmed = false): Auth {
   if (!auth) throw unauthorized();
   if (!satisfies(auth.token.scopes, scopes)) throw outsideScopes();
   if (mode === 'user' && !auth.account) throw requiresUser();
-  if (auth.account) assertFunctional(auth.account);
+  // A login awaiting confirmation (and maybe approval) may still reach the endpoints that confirm it; a disabled one never.
+  if (auth.account && unconfirmed && !auth.account.confirmedAt) {
+    if (auth.account.disabled) throw accountDisabled();
+  } else if (auth.account) assertFunctional(auth.account);
   return auth;
 }
 
@@ -71,7 +74,7 @@ export async function admit(
   mode: AuthMode,
   scopes: string[],
   raw: string | undefined,
-  request: { ip: string; path: string; route?: Throttle[] },
+  request: { ip: string; path: string; route?: Throttle[]; unconfirmed?: boolean },
 ): Promise<Admission> {
   const api = isApiPath(request.path);
   const address = addressSubject(request.ip);
@@ -87,7 +90,7 @@ export async function admit(
   const budget = enforce([...routeBudgets, general]);
   let admitted: Auth | undefined;
   try {
-    admitted = tokenRead ? checkAuth(mode, scopes, auth) : undefined;
+    admitted = tokenRead ? checkAuth(mode, scopes, auth, request.unconfirmed) : undefined;
   } catch (err) {
     // A refused token still spent a request: the 401 or 403 tells what is left, as every API answer does.
     if (err instanceof HttpError && budget) throw new HttpError(err.status, err.message, err.extra, { ...rateLimitHeaders(budget), ...err.headers });

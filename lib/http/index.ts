@@ -54,6 +54,8 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
    * (`application/ld+json; profile=...`) the parser does not take.
    */
   rawBody?: boolean;
+  /** Admit a user whose e-mail is not confirmed yet (POST /api/v1/emails/confirmations): the one way it can fix it. */
+  unconfirmed?: boolean;
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
@@ -151,7 +153,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       const rawToken = bearerToken(event, params);
       delete params.access_token;
       const ip = event.requestContext?.http?.sourceIp ?? '';
-      const admission = await admit(options.auth, options.scopes ?? [], rawToken, { ip, path, route: options.throttles });
+      const admission = await admit(options.auth, options.scopes ?? [], rawToken, { ip, path, route: options.throttles, unconfirmed: options.unconfirmed });
       const auth = admission.auth;
       budget = admission.budget;
       const headers: Record<string, string> = {};

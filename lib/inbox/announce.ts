@@ -125,7 +125,7 @@ export async function announce(received: Received): Promise<Outcome> {
     return 'ignored';
   }
   const reblog = reblogOf(received, original, visibility);
-  const outcome = await addRemoteReblog(reblog, original);
+  const outcome = await addRemoteReblog(reblog, original, received.actor);
   if (outcome === 'changed') {
     await distribute(reblog, original, received.actor, false);
     return 'applied';

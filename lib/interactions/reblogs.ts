@@ -40,7 +40,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
     sensitive: original.sensitive,
     language: original.language,
   });
-  const outcome = await addReblog(status, original);
+  const outcome = await addReblog(status, original, viewer);
   if (outcome === 'gone') throw notFound();
   if (outcome === 'unchanged') {
     // A concurrent request made the reblog first: answer that one.

@@ -6,6 +6,7 @@ import { API_VERSION, MASTODON_COMPATIBILITY, config } from '../config';
 import type { Account } from '../db/accounts';
 import type { InstanceSettings } from '../db/instance';
 import { ACCOUNT_LIMITS, MEDIA_LIMITS, POLL_LIMITS, STATUS_LIMITS } from '../instance/limits';
+import { TRANSLATION_ENABLED } from '../instance/languages';
 import type { InstanceStats } from '../db/stats';
 import type { WeekActivity } from '../instance/activity';
 import { MISSING_HEADER_PATH, renderAccount } from './account';
@@ -108,7 +109,7 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
       statuses: statuses(),
       media_attachments: { ...mediaAttachments(), description_limit: MEDIA_LIMITS.descriptionLimit },
       polls: polls(),
-      translation: { enabled: false },
+      translation: { enabled: TRANSLATION_ENABLED },
     },
     registrations: {
       enabled,

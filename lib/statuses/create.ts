@@ -224,7 +224,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     editedAt: null,
   };
 
-  const written = await writeNewStatus({ status, poll, listed: entersPublicTimelines(status), idempotencyKeyHash: keyHash, scheduled: publish.scheduled });
+  const written = await writeNewStatus({ status, poll, listed: entersPublicTimelines(status), idempotencyKeyHash: keyHash, scheduled: publish.scheduled, author });
   if ('failed' in written) {
     switch (written.failed) {
       case 'claim-lost':

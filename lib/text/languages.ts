@@ -11,3 +11,12 @@ const ISO_639_1 = new Set(
 );
 
 export const isLanguageCode = (code: string): boolean => ISO_639_1.has(code.toLowerCase());
+
+/**
+ * Every accepted code with its English name, in code order (GET /api/v1/instance/languages). The names are
+ * the runtime's CLDR data (full ICU in Node and Lambda), so no second copy of them is kept here.
+ */
+export function languageNames(): { code: string; name: string }[] {
+  const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+  return [...ISO_639_1].sort().map((code) => ({ code, name: names.of(code) ?? code }));
+}

@@ -149,8 +149,9 @@ describe('storing actors', () => {
     const saved = await Promise.all(Array.from({ length: 8 }, () => saveActorDocument(doc)));
     expect(new Set(saved.map((a) => a?.id)).size).toBe(1);
     expect(saved[0]).toBeDefined();
-    // The account, its actor URI and handle pointers; and its entries in the domain's account index and the peers list.
-    expect(await storedItemCount()).toBe(before + 5);
+    // The account, its actor URI and handle pointers; its entries in the domain's account index and the peers list;
+    // and, the actor being discoverable, its two profile-directory entries (lib/db/directory.ts).
+    expect(await storedItemCount()).toBe(before + 7);
     expect(await itemsStartingWith('ACTOR#https://burst.example/')).toBe(1);
     expect(await itemsStartingWith('ACCT#eve@burst.example')).toBe(1);
   });
