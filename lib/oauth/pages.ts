@@ -36,6 +36,7 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${esc(title)} - ${esc(config.domain)}</title>
 <style>${STYLE}</style>
 </head>
