@@ -269,7 +269,7 @@ describe('serverless package --stage prod', () => {
     expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
     expect(using('RemoteMediaFunctionRole')).toEqual(['RemoteMediaWorker']);
     expect(using('CardsFunctionRole')).toEqual(['CardsWorker']);
-    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 14);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 16);
     const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
     for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
     for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
