@@ -62,6 +62,31 @@ export async function fixtureUser(baseUrl: string) {
   return { app, username, email, password, token: registered.access_token, form };
 }
 
+/**
+ * The load and profile benchmarks' world: a reader following an author, both with 30 posts
+ * (home and public have full pages), the reader's posts favourited by the author (notifications
+ * have a full page), and `spare` more of the author's statuses for the reader to favourite.
+ * `targets` holds the reader's 30 statuses, then the spare ones.
+ */
+export async function seedWorld(baseUrl: string, spare: number) {
+  const reader = await fixtureUser(baseUrl);
+  const author = await fixtureUser(baseUrl);
+  const as = (token: string) => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' });
+  const post = (token: string, status: string) =>
+    json<{ id: string }>(fetch(`${baseUrl}/api/v1/statuses`, { method: 'POST', headers: as(token), body: JSON.stringify({ status }) }));
+  const authorAccount = await json<{ id: string }>(fetch(`${baseUrl}/api/v1/accounts/verify_credentials`, { headers: as(author.token) }));
+  await json(fetch(`${baseUrl}/api/v1/accounts/${authorAccount.id}/follow`, { method: 'POST', headers: as(reader.token) }));
+  const targets: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    await post(author.token, `Author's status number ${i} about #loadbench and some words to render`);
+    const own = await post(reader.token, `Reader's status number ${i}, a few words long, tagged #loadbench`);
+    await json(fetch(`${baseUrl}/api/v1/statuses/${own.id}/favourite`, { method: 'POST', headers: as(author.token) }));
+    targets.push(own.id);
+  }
+  for (let i = 0; i < spare; i++) targets.push((await post(author.token, `A status to favourite, ${i}`)).id);
+  return { reader, author, targets, as };
+}
+
 /** Prints rows as an aligned text table. */
 export function printTable(rows: Record<string, string | number>[]): void {
   if (rows.length === 0) return;

@@ -103,6 +103,9 @@ const cancelled = (reasons: Json[]): Answer => ({
 const conflictCancellation = (count: number, conflicting: Set<number>): Answer =>
   cancelled(Array.from({ length: count }, (_, i) => (conflicting.has(i) ? { Code: 'TransactionConflict', Message: ONGOING } : { Code: 'None' })));
 
+const wantsCapacity = (input: Json) => input.ReturnConsumedCapacity === 'TOTAL' || input.ReturnConsumedCapacity === 'INDEXES';
+const unitsOf = (body: Json): number => Number(body?.ConsumedCapacity?.CapacityUnits ?? 0);
+
 const transactionConflict: Answer = { status: 400, body: { __type: `${PREFIX}TransactionConflictException`, message: ONGOING } };
 
 /** A TransactGetItems under way: which of its items were written while it read. */
@@ -232,7 +235,7 @@ export function addTransactions(server: Server): void {
     try {
       // Writes that started before the hold must land before the items are read.
       await Promise.all(ops.flatMap((op) => [...(inflight.get(op.id) ?? [])]));
-      return await checkAndApply(template, ops);
+      return await checkAndApply(template, ops, wantsCapacity(input));
     } finally {
       for (const op of ops) if (holds.get(op.id) === holder) holds.delete(op.id);
     }
@@ -243,7 +246,15 @@ export function addTransactions(server: Server): void {
    * then writes all or nothing. The items are distinct, so each step runs on all of
    * them at once: the shorter the hold, the fewer conflicts, as in DynamoDB.
    */
-  async function checkAndApply(template: IncomingMessage, ops: { kind: string; spec: Json; table: string; key: Json; before?: Json }[]): Promise<Answer> {
+  async function checkAndApply(
+    template: IncomingMessage,
+    ops: { kind: string; spec: Json; table: string; key: Json; before?: Json }[],
+    returnCapacity: boolean,
+  ): Promise<Answer> {
+    // DynamoDB's price of a transaction: two write units per item and KB written (a ConditionCheck
+    // included), which the answer reports when asked (ReturnConsumedCapacity); dynalite measures each item.
+    const capacity = returnCapacity ? { ReturnConsumedCapacity: 'TOTAL' } : {};
+    let units = 0;
     const checked = await Promise.all(ops.map(async (op): Promise<Json | Answer> => {
       const got = await invoke(original, template, 'GetItem', { TableName: op.table, Key: op.key, ConsistentRead: true });
       if (got.status !== 200) return got;
@@ -256,8 +267,10 @@ export function addTransactions(server: Server): void {
       };
       // Safe only because the item is held: nothing else can write it between the read and this put-back.
       const check = op.before
-        ? await invoke(original, template, 'PutItem', { ...cond, Item: op.before })
-        : await invoke(original, template, 'DeleteItem', { ...cond, Key: op.key });
+        ? await invoke(original, template, 'PutItem', { ...cond, Item: op.before, ...capacity })
+        : await invoke(original, template, 'DeleteItem', { ...cond, Key: op.key, ...capacity });
+      // A ConditionCheck writes nothing but is paid as a transactional write of the item it reads.
+      if (op.kind === 'ConditionCheck') units += 2 * unitsOf(check.body);
       if (check.status === 200) return { Code: 'None' };
       if (!String(check.body.__type).endsWith('ConditionalCheckFailedException')) return check;
       return {
@@ -273,20 +286,24 @@ export function addTransactions(server: Server): void {
 
     // Apply; if any write fails, put back what was there before each one that succeeded.
     const answers = await Promise.all(ops.map((op) => {
-      if (op.kind === 'Put') return invoke(original, template, 'PutItem', { TableName: op.table, Item: op.spec.Item });
-      if (op.kind === 'Delete') return invoke(original, template, 'DeleteItem', { TableName: op.table, Key: op.key });
+      if (op.kind === 'Put') return invoke(original, template, 'PutItem', { TableName: op.table, Item: op.spec.Item, ...capacity });
+      if (op.kind === 'Delete') return invoke(original, template, 'DeleteItem', { TableName: op.table, Key: op.key, ...capacity });
       if (op.kind === 'Update') {
         return invoke(original, template, 'UpdateItem', {
           TableName: op.table,
           Key: op.key,
           UpdateExpression: op.spec.UpdateExpression,
           ...referenced([op.spec.UpdateExpression], op.spec.ExpressionAttributeNames, op.spec.ExpressionAttributeValues),
+          ...capacity,
         });
       }
       return Promise.resolve<Answer>({ status: 200, body: {} }); // ConditionCheck writes nothing
     }));
     const failure = answers.find((a) => a.status !== 200);
-    if (!failure) return { status: 200, body: {} };
+    if (!failure) {
+      for (const a of answers) units += 2 * unitsOf(a.body);
+      return { status: 200, body: returnCapacity ? { ConsumedCapacity: [{ TableName: ops[0]!.table, CapacityUnits: units }] } : {} };
+    }
     await Promise.all(ops.map((op, i) => {
       if (answers[i]!.status !== 200 || op.kind === 'ConditionCheck') return undefined;
       return op.before
@@ -309,10 +326,12 @@ export function addTransactions(server: Server): void {
     const reader: Reader = { disturbed: new Set() };
     for (const id of ids) readers.set(id, (readers.get(id) ?? new Set()).add(reader));
     const responses: Json[] = [];
+    let units = 0;
     try {
       for (const spec of specs) {
-        const got = await invoke(original, template, 'GetItem', { ...spec, ConsistentRead: true });
+        const got = await invoke(original, template, 'GetItem', { ...spec, ConsistentRead: true, ...(wantsCapacity(input) ? { ReturnConsumedCapacity: 'TOTAL' } : {}) });
         if (got.status !== 200) return got;
+        units += 2 * unitsOf(got.body); // a transactional read costs twice a strongly consistent one
         responses.push(got.body.Item ? { Item: got.body.Item } : {});
       }
     } finally {
@@ -323,7 +342,7 @@ export function addTransactions(server: Server): void {
       }
     }
     if (reader.disturbed.size > 0) return conflictCancellation(ids.length, new Set(ids.flatMap((id, i) => (reader.disturbed.has(id) ? [i] : []))));
-    return { status: 200, body: { Responses: responses } };
+    return { status: 200, body: { Responses: responses, ...(wantsCapacity(input) ? { ConsumedCapacity: [{ TableName: specs[0]?.TableName, CapacityUnits: units }] } : {}) } };
   }
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

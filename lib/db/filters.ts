@@ -15,6 +15,7 @@ import { keys, type Key } from './keys';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws';
+import { oncePerRequest } from '../request_scope';
 import { config } from '../config';
 import { batchGet, batchWrite, queryAll, transact, type TransactItem } from './table';
 
@@ -95,14 +96,20 @@ function assemble(rows: PartitionRow[]): CustomFilter[] {
   return [...byId.values()];
 }
 
-/** Every filter of an account, oldest first (one Query; consistent when a write follows). */
+/**
+ * Every filter of an account, oldest first (one Query; consistent when a write follows). The
+ * eventually consistent read is made once per invocation: the policy (hide) and the renderer
+ * (`filtered`) both ask for the viewer's filters.
+ */
 export async function filtersOfAccount(accountId: string, consistent = false): Promise<CustomFilter[]> {
-  return assemble(
-    await queryAll(
-      { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.filtersPartition(accountId) }, ConsistentRead: consistent },
-      partitionRow,
-    ),
-  );
+  const read = async () =>
+    assemble(
+      await queryAll(
+        { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.filtersPartition(accountId) }, ConsistentRead: consistent },
+        partitionRow,
+      ),
+    );
+  return consistent ? read() : oncePerRequest(`filters:${accountId}`, read);
 }
 
 /** One filter of an account, whole (one Query of its items). */

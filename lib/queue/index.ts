@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { InvokeCommand } from '@aws-sdk/client-lambda';
 import type { SQSEvent, SQSRecord, SQSBatchResponse, Context } from 'aws-lambda';
-import { lambda, sqs } from '../aws';
+import { countMessage, lambda, sqs } from '../aws';
 import { config } from '../config';
 import { log } from '../log';
 import { MalformedMessage, queueMessages, type MessageIn, type QueueName } from './messages';
@@ -57,6 +57,7 @@ export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
 export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<Q>, opts: { delaySeconds?: number } = {}): Promise<void> {
   const checked = queueMessages[queue].safeParse(message);
   if (!checked.success) throw new MalformedMessage(queue, checked.error.issues);
+  countMessage();
   const mode = config.queueMode;
   if (mode === 'sqs') {
     const QueueUrl = config.queueUrl(queue);

@@ -4,6 +4,7 @@
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
 import { log } from '../log';
+import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
 import { queueMessages, type Message, type QueueName } from './messages';
 
@@ -27,7 +28,8 @@ export function worker<Q extends QueueName>(queue: Q, process: (message: Message
         continue;
       }
       try {
-        await process(message);
+        // Each message reads afresh: what a request read before enqueuing it (inline, on the test stage) is not reused.
+        await inRequestScope(() => process(message));
       } catch (err) {
         log.error('worker: message failed', { worker: queue, messageId: record.messageId, err });
         batchItemFailures.push({ itemIdentifier: record.messageId });
