@@ -12,6 +12,8 @@ const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 10);
 const ONLY = process.env.LOAD_ONLY?.split(',');
+/** Seconds of rest after each run: the queue work a run set off (a post's fan-out) finishes before the next endpoint is measured. */
+const PAUSE = Number(process.env.LOAD_PAUSE ?? 5);
 
 type Endpoint = { key: string; name: string; requests: (conn: () => number) => Request[] };
 
@@ -98,6 +100,7 @@ async function main() {
         const tally = await run(baseUrl, endpoint);
         tallies.set(endpoint.key, [...(tallies.get(endpoint.key) ?? []), tally]);
         process.stderr.write(`round ${round + 1} ${endpoint.key}: ${(tally.requests / tally.seconds).toFixed(0)} req/s\n`);
+        await new Promise((resolve) => setTimeout(resolve, PAUSE * 1000));
       }
     }
     const rows = endpoints.map((e) => {
@@ -111,8 +114,8 @@ async function main() {
       return {
         endpoint: e.name,
         'req/s': Math.round(runs.reduce((n, r) => n + r.requests, 0) / runs.reduce((n, r) => n + r.seconds, 0)),
-        'p50 ms': percentile(latencies, 50),
-        'p99 ms': percentile(latencies, 99),
+        'p50 ms': Math.round(percentile(latencies, 50)),
+        'p99 ms': Math.round(percentile(latencies, 99)),
         errors: unexpected.length > 0 ? `${errors} (${unexpected.join(', ')})` : String(errors),
       };
     });

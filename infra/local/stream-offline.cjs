@@ -43,14 +43,16 @@ class StreamOffline {
       // Runs after serverless-esbuild's hook of the same name (listed before this plugin),
       // once the bundles are built, and before serverless offline reads its port.
       // serverless offline makes its own servers (the WebSocket port faces clients) in its init step, after this.
-      'before:offline:start:init': () => this.front().then((f) => {
+      'before:offline:start:init': () => this.front().then(async (f) => {
         this.jsonClientErrors();
+        await this.warmPool();
         return f.prepare();
       }),
       'after:offline:start:init': () => this.front().then((f) => f.listen()),
       // `serverless offline` without `start` has no init step to hook into.
       'before:offline:start': () => this.front().then(async (f) => {
         this.jsonClientErrors();
+        await this.warmPool();
         await f.prepare();
         await f.listen();
       }),
@@ -81,6 +83,14 @@ class StreamOffline {
     };
     patched.tootlessJsonErrors = true;
     http.createServer = patched;
+  }
+
+  /** At most LOCAL_FUNCTION_INSTANCES warm instances per function (infra/local/warm-pool.cjs). */
+  async warmPool() {
+    const raw = process.env.LOCAL_FUNCTION_INSTANCES;
+    const limit = raw === undefined || raw === '' ? 3 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`LOCAL_FUNCTION_INSTANCES must be a whole number from 1, not ${raw}`);
+    await require('./warm-pool.cjs').limitInstances(limit);
   }
 
   /** The TypeScript side, loaded through tsx only when serverless offline runs (never when packaging). */

@@ -23,6 +23,9 @@ export { Reply, json, html, redirect, raw } from './reply';
 export type { UploadedFile } from './body';
 
 type Event = APIGatewayProxyEventV2;
+
+/** This instance's name, made when the module loads: one per Lambda container (or local worker thread). */
+const INSTANCE = Math.random().toString(36).slice(2, 10);
 type Result = APIGatewayProxyStructuredResultV2;
 
 export type Ctx<A extends AuthMode = AuthMode> = {
@@ -138,6 +141,8 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         'X-Db-Calls': String(meter.calls),
         'X-Db-Writes': String(meter.writes),
         'X-Handler-Ms': String(Date.now() - started),
+        // Which instance (container) answered: the local stack's warm pool is tested by it.
+        'X-Instance': INSTANCE,
         // What bench/profile.ts splits a request's time by: waiting on DynamoDB, and this thread busy
         // (our code and the SDK's, parsing and rendering; one invocation at a time per thread, as in Lambda).
         'X-Db-Ms': (meter.waitMs ?? 0).toFixed(1),
