@@ -2,8 +2,7 @@
 // JSON file under MAIL_DIR (and logged) so a developer can open the links.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { ses } from './aws';
+import { sendEmail } from './aws';
 import { config } from './config';
 import { log } from './log';
 
@@ -11,18 +10,16 @@ export type Mail = { to: string; subject: string; text: string; html?: string };
 
 export async function sendMail(mail: Mail): Promise<void> {
   if (config.useSes) {
-    await ses().send(
-      new SendEmailCommand({
-        FromEmailAddress: config.mailFrom,
-        Destination: { ToAddresses: [mail.to] },
-        Content: {
-          Simple: {
-            Subject: { Data: mail.subject, Charset: 'UTF-8' },
-            Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}) },
-          },
+    await sendEmail({
+      FromEmailAddress: config.mailFrom,
+      Destination: { ToAddresses: [mail.to] },
+      Content: {
+        Simple: {
+          Subject: { Data: mail.subject, Charset: 'UTF-8' },
+          Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}) },
         },
-      }),
-    );
+      },
+    });
     return;
   }
   await mkdir(config.mailDir, { recursive: true });

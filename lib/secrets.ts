@@ -22,7 +22,7 @@
 // key base, on the public development value; any other stage refuses every
 // request rather than sign and seal with a value anyone can read in this file.
 import { createECDH, hkdfSync } from 'node:crypto';
-import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { getParameters } from './aws';
 import { z } from 'zod';
 import { config } from './config';
 import { HttpError } from './errors';
@@ -104,18 +104,6 @@ const getParametersOutput = z.object({
   InvalidParameters: z.array(z.string()).default([]),
 });
 
-let ssmClient: SSMClient | undefined;
-let ssmKey = '';
-const ssm = (): SSMClient => {
-  const endpoint = config.endpointFor('SSM');
-  const key = `${endpoint}|${config.region}`;
-  if (!ssmClient || key !== ssmKey) {
-    ssmClient = new SSMClient({ endpoint, region: config.region });
-    ssmKey = key;
-  }
-  return ssmClient;
-};
-
 /** The values read from SSM, by path; a path is read once (a test process may look at several). */
 const loaded = new Map<string, Secrets>();
 /** Reads under way, so concurrent first requests in one process share one call. */
@@ -125,7 +113,7 @@ async function readParameters(path: string): Promise<Secrets> {
   const names = parameterNames(path);
   let out: z.infer<typeof getParametersOutput>;
   try {
-    out = getParametersOutput.parse(await ssm().send(new GetParametersCommand({ Names: Object.values(names), WithDecryption: true })));
+    out = getParametersOutput.parse(await getParameters(Object.values(names)));
   } catch (err) {
     const reason = `could not read the SSM parameters under ${path} (ssm:GetParameters, kms:Decrypt)`;
     log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, err });

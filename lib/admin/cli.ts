@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS } from '../../infra/local/bootstrap';
 import { localSettings } from '../../infra/local/stack';
+import { setCredentialsProvider } from '../aws';
 import {
   AdminError,
   SETTING_KEYS,
@@ -319,6 +320,12 @@ if (isEntryPoint()) {
   // an operator reading this command's output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   applyLocalDefaults();
+  // lib/aws signs with the environment's credentials, as in Lambda. An operator's laptop has
+  // profiles and SSO instead: the SDK's credential chain then (the CLI alone loads it).
+  if (!process.env.AWS_ACCESS_KEY_ID) {
+    const { defaultProvider } = await import('@aws-sdk/credential-provider-node');
+    setCredentialsProvider(defaultProvider());
+  }
   const io: Output = {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),

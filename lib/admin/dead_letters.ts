@@ -7,13 +7,17 @@ import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
   ReceiveMessageCommand,
+  SQSClient,
   type Message,
 } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws';
 import { config } from '../config';
 import { enqueue } from '../queue';
 import { queueMessages } from '../queue/messages';
 import { AdminError } from './commands';
+
+// The operator CLI only, never a function: the SDK's client (and its credential chain) is no weight there.
+let sqsClient: SQSClient | undefined;
+const sqs = (): SQSClient => (sqsClient ??= new SQSClient({ endpoint: config.endpointFor('SQS'), region: config.region }));
 
 /** Where the dead-letter queue is: QUEUE_URL_DELIVER_DLQ, beside the functions' QUEUE_URL_DELIVER. */
 const dlqUrl = (): string => {

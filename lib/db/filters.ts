@@ -12,9 +12,7 @@
 // after every change from a consistent read of the partition.
 import { z } from 'zod';
 import { keys, type Key } from './keys';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws';
+import { dynamo, isAwsError } from '../aws';
 import { oncePerRequest } from '../request_scope';
 import { config } from '../config';
 import { batchGet, batchWrite, queryAll, transact, type TransactItem } from './table';
@@ -237,10 +235,10 @@ export async function refreshHideSummary(accountId: string): Promise<void> {
   const Key = keys.irreversibleFilters(accountId);
   const newer = { ConditionExpression: 'attribute_not_exists(PK) OR readAt <= :readAt', ExpressionAttributeValues: { ':readAt': readAt } };
   try {
-    if (filters.length === 0) await dynamo().send(new DeleteCommand({ TableName: config.tableName, Key, ...newer }));
-    else await dynamo().send(new PutCommand({ TableName: config.tableName, Item: { ...Key, ...summaryItem.parse({ accountId, filters, readAt }) }, ...newer }));
+    if (filters.length === 0) await dynamo().delete({ TableName: config.tableName, Key, ...newer });
+    else await dynamo().put({ TableName: config.tableName, Item: { ...Key, ...summaryItem.parse({ accountId, filters, readAt }) }, ...newer });
   } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (!isAwsError(err, 'ConditionalCheckFailedException')) throw err;
   }
 }
 

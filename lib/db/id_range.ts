@@ -2,7 +2,7 @@
 // `max_id` / `since_id` / `min_id` / `limit` page of Mastodon's list endpoints
 // as one key condition, newest first (`min_id` reads upward, then turns round).
 // The range itself is lib/paging's; this is the one place it becomes a key condition.
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryInput } from '../aws';
 import { pageRange, type IdRange, type Page } from '../paging';
 import { query, type Item, type Parser } from './table';
 
@@ -24,7 +24,7 @@ export type RangeFilter = {
  * DynamoDB's BETWEEN / >= / <=), for `target`'s partition; undefined when the range is
  * empty, so the caller answers without a Query.
  */
-export function idRangeKeyCondition(target: RangeTarget, page: IdRange): Omit<QueryCommandInput, 'TableName'> | undefined {
+export function idRangeKeyCondition(target: RangeTarget, page: IdRange): Omit<QueryInput, 'TableName'> | undefined {
   const range = pageRange(page);
   if (!range) return undefined;
   const values: Record<string, unknown> = { ':p': target.partition };
@@ -62,7 +62,7 @@ export async function queryIdRange<T>(
   const base = idRangeKeyCondition(target, page);
   if (!base || page.limit < 1) return [];
   const filtered = opts.filter !== undefined || opts.accept !== undefined;
-  const input: Omit<QueryCommandInput, 'TableName'> = {
+  const input: Omit<QueryInput, 'TableName'> = {
     ...base,
     ...(opts.filter
       ? {

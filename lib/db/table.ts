@@ -1,4 +1,4 @@
-// Thin, typed wrappers over the DocumentClient: every item read goes through a
+// Thin, typed wrappers over the document API (lib/aws): every item read goes through a
 // parser, batch operations are chunked and retried, and conditional failures
 // surface as a value rather than an exception the caller has to decode.
 //
@@ -9,22 +9,8 @@
 // nothing was written, so running the same request again is safe: it is retried a
 // bounded number of times with jittered backoff. A failed condition is an answer,
 // never retried.
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-  type TransactWriteCommandInput,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import type { z } from 'zod';
-import { dynamo } from '../aws';
+import { dynamo, isAwsError, type CancellationReason, type QueryInput, type TransactWriteItem, type UpdateInput } from '../aws';
 import { config } from '../config';
 import type { Key } from './keys';
 
@@ -43,12 +29,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const CONFLICT_ATTEMPTS = 12;
 
 /** Cancelled only because another transaction held an item: nothing failed that a retry would not change. */
-const cancelledForConflict = (err: unknown): boolean =>
-  err instanceof TransactionCanceledException &&
-  (err.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict') &&
-  (err.CancellationReasons ?? []).every((r) => r.Code === 'TransactionConflict' || r.Code === 'None' || r.Code === undefined);
+const reasonsOf = (err: unknown): CancellationReason[] => ((err as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? []);
 
-const isConflict = (err: unknown): boolean => err instanceof TransactionConflictException || cancelledForConflict(err);
+const cancelledForConflict = (err: unknown): boolean =>
+  isAwsError(err, 'TransactionCanceledException') &&
+  reasonsOf(err).some((r) => r.Code === 'TransactionConflict') &&
+  reasonsOf(err).every((r) => r.Code === 'TransactionConflict' || r.Code === 'None' || r.Code === undefined);
+
+const isConflict = (err: unknown): boolean => isAwsError(err, 'TransactionConflictException') || cancelledForConflict(err);
 
 /**
  * Runs `send` again while it is refused for a conflict, up to CONFLICT_ATTEMPTS
@@ -70,7 +58,7 @@ export const parseItem = <T>(parser: Parser<T>, item: Item | undefined): T | und
   item === undefined ? undefined : parser.parse(item);
 
 export async function getItem<T>(key: Key, parser: Parser<T>, consistent = false): Promise<T | undefined> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+  const { Item } = await dynamo().get({ TableName: table(), Key: key, ConsistentRead: consistent });
   return parseItem(parser, Item);
 }
 
@@ -78,33 +66,31 @@ export async function getItem<T>(key: Key, parser: Parser<T>, consistent = false
 export async function putItem(item: Key & Item, opts: { ifAbsent?: boolean } = {}): Promise<boolean> {
   try {
     await retryingConflicts(() =>
-      dynamo().send(
-        new PutCommand({
-          TableName: table(),
-          Item: item,
-          ...(opts.ifAbsent ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
-        }),
-      ),
+      dynamo().put({
+        TableName: table(),
+        Item: item,
+        ...(opts.ifAbsent ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
+      }),
     );
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isAwsError(err, 'ConditionalCheckFailedException')) return false;
     throw err;
   }
 }
 
 /** Runs an update; answers the new item, or undefined when its condition failed. */
 export async function updateItem<T>(
-  input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>,
+  input: Omit<UpdateInput, 'TableName' | 'ReturnValues'>,
   parser: Parser<T>,
 ): Promise<T | undefined> {
   try {
     const { Attributes } = await retryingConflicts(() =>
-      dynamo().send(new UpdateCommand({ ...input, TableName: table(), ReturnValues: 'ALL_NEW' })),
+      dynamo().update({ ...input, TableName: table(), ReturnValues: 'ALL_NEW' }),
     );
     return parseItem(parser, Attributes);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
+    if (isAwsError(err, 'ConditionalCheckFailedException')) return undefined;
     throw err;
   }
 }
@@ -117,11 +103,11 @@ export async function deleteItem<T>(
 ): Promise<T | undefined> {
   try {
     const { Attributes } = await retryingConflicts(() =>
-      dynamo().send(new DeleteCommand({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...condition })),
+      dynamo().delete({ TableName: table(), Key: key, ReturnValues: 'ALL_OLD', ...condition }),
     );
     return parseItem(parser, Attributes);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
+    if (isAwsError(err, 'ConditionalCheckFailedException')) return undefined;
     throw err;
   }
 }
@@ -129,15 +115,15 @@ export async function deleteItem<T>(
 export type QueryPage<T> = { items: T[]; lastKey?: Item };
 
 export async function query<T>(
-  input: Omit<QueryCommandInput, 'TableName'>,
+  input: Omit<QueryInput, 'TableName'>,
   parser: Parser<T>,
 ): Promise<QueryPage<T>> {
-  const { Items = [], LastEvaluatedKey } = await dynamo().send(new QueryCommand({ ...input, TableName: table() }));
+  const { Items = [], LastEvaluatedKey } = await dynamo().query({ ...input, TableName: table() });
   return { items: Items.map((item) => parser.parse(item)), lastKey: LastEvaluatedKey };
 }
 
 /** Follows LastEvaluatedKey to the end. */
-export async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName'>, parser: Parser<T>): Promise<T[]> {
+export async function queryAll<T>(input: Omit<QueryInput, 'TableName'>, parser: Parser<T>): Promise<T[]> {
   const out: T[] = [];
   let start: Item | undefined;
   do {
@@ -157,11 +143,9 @@ export async function batchGet<T>(keyList: Key[], parser: Parser<T>, projection?
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
       if (attempt > 8) throw new Error('batchGet: unprocessed keys after retries');
-      const res = await dynamo().send(
-        new BatchGetCommand({
-          RequestItems: { [table()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
-        }),
-      );
+      const res = await dynamo().batchGet({
+        RequestItems: { [table()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
+      });
       for (const item of res.Responses?.[table()] ?? []) {
         found.set(`${String(item.PK)}|${String(item.SK)}`, parser.parse(item));
       }
@@ -185,13 +169,13 @@ export async function batchWrite(puts: (Key & Item)[], deletes: Key[] = []): Pro
       if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
       if (attempt > 8) throw new Error('batchWrite: unprocessed items after retries');
       const batch = pending;
-      const res = await retryingConflicts(() => dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: batch as never } })));
+      const res = await retryingConflicts(() => dynamo().batchWrite({ RequestItems: { [table()]: batch as never } }));
       pending = res.UnprocessedItems?.[table()] ?? [];
     }
   }
 }
 
-type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type RawTransactItem = TransactWriteItem;
 /** A transaction entry without its TableName, which `transact` fills in. */
 export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
 
@@ -207,11 +191,11 @@ export async function transact(items: TransactItem[]): Promise<{ ok: true } | { 
     return { [kind]: { ...body, TableName: table() } } as RawTransactItem;
   });
   try {
-    await retryingConflicts(() => dynamo().send(new TransactWriteCommand({ TransactItems: withTable })));
+    await retryingConflicts(() => dynamo().transactWrite({ TransactItems: withTable }));
     return { ok: true };
   } catch (err) {
-    if (err instanceof TransactionCanceledException) {
-      const reasons = err.CancellationReasons ?? [];
+    if (isAwsError(err, 'TransactionCanceledException')) {
+      const reasons = reasonsOf(err);
       const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
       if (failed.length > 0) return { ok: false, failed };
     }

@@ -2,7 +2,7 @@
 // own entry at posting time), the public timelines and hashtag timelines
 // (written with the status). An entry carries what a timeline query filters on,
 // so a page is one Query plus one batch read of the statuses.
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryInput } from '../aws';
 import { z } from 'zod';
 import { pageRange, type IdRange } from '../paging';
 import { followItem, type Follow } from './follows';
@@ -79,7 +79,7 @@ export function timelineEntries(partitions: string[], range: IdRange) {
   const fill = async (source: Source, want: number) => {
     const cond = idRangeKeyCondition({ partitionAttr: 'PK', sortAttr: 'SK', partition: source.pk }, range);
     if (source.done || source.buffer.length >= want || !cond) return;
-    const input: Omit<QueryCommandInput, 'TableName'> = {
+    const input: Omit<QueryInput, 'TableName'> = {
       ...cond,
       Limit: Math.max(want - source.buffer.length, 1),
       ExclusiveStartKey: source.lastKey,

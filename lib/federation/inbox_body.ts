@@ -4,8 +4,7 @@
 // bucket serves its objects to anyone who holds a key, and an activity may be
 // addressed to followers only.
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../aws';
+import { deleteObject, getObject, putObject } from '../aws';
 import { config } from '../config';
 import { log } from '../log';
 
@@ -17,31 +16,29 @@ const STASH_PREFIX = 'federation/inbox/';
 /** Puts an activity's JSON in the bucket and answers its key. */
 export async function stashBody(json: string): Promise<string> {
   const key = `${STASH_PREFIX}${randomUUID()}.json`;
-  await s3().send(
-    new PutObjectCommand({
-      Bucket: config.mediaBucket,
-      Key: key,
-      Body: json,
-      ContentType: 'application/json',
-      CacheControl: 'private, no-store',
-    }),
-  );
+  await putObject({
+    Bucket: config.mediaBucket,
+    Key: key,
+    Body: json,
+    ContentType: 'application/json',
+    CacheControl: 'private, no-store',
+  });
   return key;
 }
 
 /** The JSON stashed under `key`; throws when it is not there (the message is then retried, and dead-lettered in the end). */
 export async function readStashedBody(key: string): Promise<string> {
   if (!key.startsWith(STASH_PREFIX)) throw new Error(`inbox body key outside ${STASH_PREFIX}: ${key}`);
-  const out = await s3().send(new GetObjectCommand({ Bucket: config.mediaBucket, Key: key }));
-  if (!out.Body) throw new Error(`inbox body ${key} is empty`);
-  return out.Body.transformToString('utf8');
+  const body = await getObject({ Bucket: config.mediaBucket, Key: key });
+  if (body.length === 0) throw new Error(`inbox body ${key} is empty`);
+  return body.toString('utf8');
 }
 
 /** Removes a stashed body once its activity is processed; a failure leaves an orphan behind, never fails the worker. */
 export async function deleteStashedBody(key: string): Promise<void> {
   if (!key.startsWith(STASH_PREFIX)) return;
   try {
-    await s3().send(new DeleteObjectCommand({ Bucket: config.mediaBucket, Key: key }));
+    await deleteObject({ Bucket: config.mediaBucket, Key: key });
   } catch (err) {
     log.warn('inbox body: delete failed', { key, err });
   }

@@ -1,6 +1,5 @@
 // Media objects in the S3 bucket, and the public URLs they are served from.
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../aws';
+import { deleteObject, putObject } from '../aws';
 import { config } from '../config';
 import { padId, secretToken } from '../ids';
 import { log } from '../log';
@@ -23,15 +22,13 @@ export const profileImageKey = (kind: 'avatars' | 'headers', accountId: string, 
   `accounts/${kind}/${padId(accountId)}/${randomPart()}.${extension}`;
 
 export async function putMedia(key: string, data: Buffer, contentType: string): Promise<void> {
-  await s3().send(
-    new PutObjectCommand({
-      Bucket: config.mediaBucket,
-      Key: key,
-      Body: data,
-      ContentType: contentType,
-      CacheControl: 'public, max-age=31536000, immutable',
-    }),
-  );
+  await putObject({
+    Bucket: config.mediaBucket,
+    Key: key,
+    Body: data,
+    ContentType: contentType,
+    CacheControl: 'public, max-age=31536000, immutable',
+  });
 }
 
 /** Removes objects no longer referenced; a failure leaves an orphan behind, never breaks the request. */
@@ -41,7 +38,7 @@ export async function deleteMediaQuietly(keys: (string | null | undefined)[]): P
       .filter((k): k is string => typeof k === 'string' && k !== '')
       .map(async (Key) => {
         try {
-          await s3().send(new DeleteObjectCommand({ Bucket: config.mediaBucket, Key }));
+          await deleteObject({ Bucket: config.mediaBucket, Key });
         } catch (err) {
           log.warn('media: delete failed', { key: Key, err });
         }

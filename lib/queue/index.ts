@@ -5,10 +5,8 @@
 // invocation. Tests may register workers to run in-process (`inline`). Every
 // message is checked against its queue's contract (./messages.ts) before it leaves.
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { InvokeCommand } from '@aws-sdk/client-lambda';
 import type { SQSEvent, SQSRecord, SQSBatchResponse, Context } from 'aws-lambda';
-import { countMessage, lambda, sqs } from '../aws';
+import { countMessage, invokeEvent, sendMessage } from '../aws';
 import { config } from '../config';
 import { log } from '../log';
 import { MalformedMessage, queueMessages, type MessageIn, type QueueName } from './messages';
@@ -63,15 +61,13 @@ export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<
     const QueueUrl = config.queueUrl(queue);
     if (!QueueUrl) throw new Error(`QUEUE_URL_${queue.toUpperCase()} is not set`);
     const DelaySeconds = opts.delaySeconds === undefined ? undefined : Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(opts.delaySeconds)));
-    await sqs().send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message), DelaySeconds }));
+    await sendMessage({ QueueUrl, MessageBody: JSON.stringify(message), DelaySeconds });
     return;
   }
   if (mode === 'lambda') {
     const FunctionName = `${config.functionPrefix}${workerFunction(queue)}`;
-    const res = await lambda().send(
-      new InvokeCommand({ FunctionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(sqsEvent(queue, [message]))) }),
-    );
-    if (res.StatusCode !== undefined && res.StatusCode >= 300) throw new Error(`invoke ${FunctionName}: ${res.StatusCode}`);
+    const status = await invokeEvent(FunctionName, JSON.stringify(sqsEvent(queue, [message])));
+    if (status >= 300) throw new Error(`invoke ${FunctionName}: ${status}`);
     return;
   }
   const handler = inlineWorkers.get(queue);

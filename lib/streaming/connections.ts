@@ -3,7 +3,7 @@
 // Stream names, their parameters and the error texts follow Mastodon's
 // streaming server; the channel names follow its Redis channels.
 import { z } from 'zod';
-import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GoneException, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { connectionRequest, isAwsError } from '../aws';
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import {
@@ -231,10 +231,10 @@ export async function closeConnection(connectionId: string): Promise<void> {
 export async function endConnection(connectionId: string): Promise<void> {
   let failure: unknown;
   try {
-    await managementClient().send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+    await connectionRequest(managementEndpoint(), connectionId);
   } catch (err) {
     // Gone already (the client left): nothing to close.
-    if (!(err instanceof GoneException || httpStatusOf(err) === 410)) failure = err;
+    if (!(isAwsError(err, 'GoneException') || httpStatusOf(err) === 410)) failure = err;
   }
   await closeConnection(connectionId);
   if (failure) throw failure;
@@ -285,16 +285,6 @@ export async function handleClientMessage(connectionId: string, message: ClientM
 export const managementEndpoint = (): string =>
   config.streamingManagementUrl || config.streamingUrl.replace(/^ws(s?):\/\//i, 'http$1://');
 
-let management: { endpoint: string; client: ApiGatewayManagementApiClient } | undefined;
-/** The Management API client frames go out through (one per endpoint, reused across invocations). */
-export const managementClient = (): ApiGatewayManagementApiClient => {
-  const endpoint = managementEndpoint();
-  if (management?.endpoint !== endpoint) {
-    management = { endpoint, client: new ApiGatewayManagementApiClient({ endpoint, region: config.region }) };
-  }
-  return management.client;
-};
-
 const httpStatusOf = (err: unknown): unknown =>
   typeof err === 'object' && err !== null && '$metadata' in err && typeof err.$metadata === 'object' && err.$metadata !== null && 'httpStatusCode' in err.$metadata
     ? err.$metadata.httpStatusCode
@@ -303,10 +293,10 @@ const httpStatusOf = (err: unknown): unknown =>
 /** Sends one frame to a connection; answers false when the connection is gone. */
 export async function sendFrame(connectionId: string, frame: unknown): Promise<boolean> {
   try {
-    await managementClient().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(frame)) }));
+    await connectionRequest(managementEndpoint(), connectionId, Buffer.from(JSON.stringify(frame)));
     return true;
   } catch (err) {
-    if (err instanceof GoneException || httpStatusOf(err) === 410) return false;
+    if (isAwsError(err, 'GoneException') || httpStatusOf(err) === 410) return false;
     throw err;
   }
 }

@@ -13,7 +13,7 @@ import { handler as updateStatus } from '../../functions/statuses/update';
 import { handler as homeTimeline } from '../../functions/timelines/home';
 import { handler as cardsWorker } from '../../functions/workers/cards';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
-import { s3 } from '../../lib/aws';
+import { s3 } from '../support/s3';
 import { useCardFetchTimeout } from '../../lib/cards/fetch';
 import { cardLinkOf } from '../../lib/cards/link';
 import { sanitizeEmbedHtml } from '../../lib/cards/page';

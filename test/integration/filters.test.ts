@@ -1,4 +1,3 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as index } from '../../functions/filters/index';
 import { handler as create } from '../../functions/filters/create';
 import { handler as show } from '../../functions/filters/show';
@@ -27,9 +26,7 @@ const put = (token: string | undefined, id: string, json: Record<string, unknown
 const del = (token: string | undefined, id: string) => call(remove, { method: 'DELETE', path: `/api/v1/filters/${id}`, pathParameters: { id }, token });
 
 async function filterCount(): Promise<number> {
-  const out = await dynamo().send(
-    new ScanCommand({ TableName: process.env.TABLE_NAME!, FilterExpression: 'begins_with(PK, :f)', ExpressionAttributeValues: { ':f': 'FILTERS#' }, Select: 'COUNT' }),
-  );
+  const out = await dynamo().scan({ TableName: process.env.TABLE_NAME!, FilterExpression: 'begins_with(PK, :f)', ExpressionAttributeValues: { ':f': 'FILTERS#' }, Select: 'COUNT' });
   return out.Count ?? 0;
 }
 

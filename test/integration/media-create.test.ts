@@ -1,12 +1,12 @@
 // POST /api/v1/media and POST /api/v2/media: real files through real API Gateway events,
 // processed by sharp, stored in s3rver and recorded in dynalite.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { isBlurhashValid } from 'blurhash';
 import sharp from 'sharp';
 import { handler as createV1 } from '../../functions/media/create';
 import { handler as createV2 } from '../../functions/media/create_v2';
-import { dynamo, s3 } from '../../lib/aws';
+import { dynamo } from '../../lib/aws';
+import { s3 } from '../support/s3';
 import { mediaById } from '../../lib/db/media';
 import { MAX_UPLOAD_BYTES } from '../../lib/http/limits';
 import { createAttachment } from '../../lib/media/attachments';
@@ -38,9 +38,7 @@ async function storedObjectCount(): Promise<number> {
 
 /** Test-only: how many attachment items exist (the app itself never scans). */
 async function mediaItemCount(): Promise<number> {
-  const out = await dynamo().send(
-    new ScanCommand({ TableName: process.env.TABLE_NAME!, FilterExpression: 'begins_with(PK, :p)', ExpressionAttributeValues: { ':p': 'MEDIA#' } }),
-  );
+  const out = await dynamo().scan({ TableName: process.env.TABLE_NAME!, FilterExpression: 'begins_with(PK, :p)', ExpressionAttributeValues: { ':p': 'MEDIA#' } });
   return out.Count ?? 0;
 }
 

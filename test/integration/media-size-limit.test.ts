@@ -9,7 +9,7 @@ import { handler as instanceV2 } from '../../functions/instance/show_v2';
 import { handler as createV1 } from '../../functions/media/create';
 import { handler as createV2 } from '../../functions/media/create_v2';
 import { handler as showMedia } from '../../functions/media/show';
-import { s3 } from '../../lib/aws';
+import { s3 } from '../support/s3';
 import { accountById } from '../../lib/db/accounts';
 import { mediaById } from '../../lib/db/media';
 import { createAttachment } from '../../lib/media/attachments';

@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { handler as showAccount } from '../../functions/accounts/show';
 import { handler as showStatus } from '../../functions/statuses/show';
 import { handler as remoteMediaWorker } from '../../functions/workers/remote_media';
-import { s3 } from '../../lib/aws';
+import { s3 } from '../support/s3';
 import { accountById, type Account } from '../../lib/db/accounts';
 import { mediaById } from '../../lib/db/media';
 import { remoteStatusIdByUri } from '../../lib/db/remote';

@@ -1,4 +1,3 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as index } from '../../functions/scheduled_statuses/index';
 import { handler as show } from '../../functions/scheduled_statuses/show';
@@ -43,14 +42,12 @@ const statusesOf = (accountId: string) =>
 
 /** Items a scheduling or a post writes (scheduled items and due entries, statuses, polls, home entries). */
 async function writtenCount(): Promise<number> {
-  const out = await dynamo().send(
-    new ScanCommand({
+  const out = await dynamo().scan({
       TableName: process.env.TABLE_NAME!,
       FilterExpression: 'begins_with(PK, :sc) OR begins_with(PK, :s) OR begins_with(PK, :p) OR begins_with(PK, :h)',
       ExpressionAttributeValues: { ':sc': 'SCHEDULED', ':s': 'STATUS#', ':p': 'POLL#', ':h': 'HOME#' },
       Select: 'COUNT',
-    }),
-  );
+    });
   return out.Count ?? 0;
 }
 

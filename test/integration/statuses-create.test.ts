@@ -1,4 +1,3 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
@@ -31,14 +30,12 @@ const postForm = (token: string, form: Record<string, string | string[]>) => cal
 
 /** Items of kinds a post writes (statuses, polls, home/public entries, replies, idempotency keys). */
 async function writtenCount(): Promise<number> {
-  const out = await dynamo().send(
-    new ScanCommand({
+  const out = await dynamo().scan({
       TableName: process.env.TABLE_NAME!,
       FilterExpression: 'begins_with(PK, :s) OR begins_with(PK, :p) OR begins_with(PK, :h) OR begins_with(PK, :pub) OR begins_with(PK, :r) OR begins_with(PK, :i) OR begins_with(PK, :t)',
       ExpressionAttributeValues: { ':s': 'STATUS#', ':p': 'POLL', ':h': 'HOME#', ':pub': 'PUBLIC#', ':r': 'REPLIES#', ':i': 'IDEMPOTENCY#', ':t': 'TAG#' },
       Select: 'COUNT',
-    }),
-  );
+    });
   return out.Count ?? 0;
 }
 

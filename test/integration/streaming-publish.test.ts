@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { handler as message } from '../../functions/streaming/message';
-import { dynamo } from '../../lib/aws';
+import { dynamo, observeRequests } from '../../lib/aws';
 import type { Account } from '../../lib/db/accounts';
 import { connectionById, deleteConnection, onlineAccounts, saveConnection, subscribersOf } from '../../lib/db/connections';
 import { addBookmark, addFavourite, muteConversation } from '../../lib/db/interactions';
@@ -22,7 +22,7 @@ import { addAccounts, createList } from '../../lib/lists';
 import { notify } from '../../lib/notifications/notify';
 import { renderNotification } from '../../lib/render/notification';
 import { renderStatus } from '../../lib/render/status';
-import { bindingFor, channels, managementClient, type WebSocketEvent } from '../../lib/streaming/connections';
+import { bindingFor, channels, type WebSocketEvent } from '../../lib/streaming/connections';
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { call } from '../support/http';
@@ -249,19 +249,14 @@ describe('update: the fan-out publishes each status to the streams that should s
 
     // Every partition the fan-out reads, as sent to DynamoDB.
     const read: string[] = [];
-    const client = dynamo();
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        const input = args.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
-        if (input.KeyConditionExpression) read.push(String(input.ExpressionAttributeValues?.[':p'] ?? input.ExpressionAttributeValues?.[':pk']));
-        return next(args);
-      },
-      { step: 'initialize', name: 'streamingReadSpy' },
-    );
+    const stopSpying = dynamo().observe((_op, given) => {
+      const input = given as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
+      if (input.KeyConditionExpression) read.push(String(input.ExpressionAttributeValues?.[':p'] ?? input.ExpressionAttributeValues?.[':pk']));
+    });
     try {
       await fanOut(status.id);
     } finally {
-      client.middlewareStack.remove('streamingReadSpy');
+      stopSpying();
     }
 
     expect(framesOf(conn).map((f) => f.event)).toEqual(['update']);
@@ -348,22 +343,15 @@ describe('delivery', () => {
     gate = { size: SEND_CONCURRENCY, total: listeners, received: 0, pending: [] };
     let inFlight = 0;
     let most = 0;
-    const client = managementClient();
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        most = Math.max(most, ++inFlight);
-        try {
-          return await next(args);
-        } finally {
-          inFlight--;
-        }
-      },
-      { step: 'initialize', name: 'inFlightCounter' },
-    );
+    const stopCounting = observeRequests((req) => {
+      if (req.service !== 'execute-api') return;
+      most = Math.max(most, ++inFlight);
+      return () => inFlight--;
+    });
     try {
       await fanOut(status.id);
     } finally {
-      client.middlewareStack.remove('inFlightCounter');
+      stopCounting();
       const g = gate;
       gate = undefined;
       g.pending.splice(0).forEach((release) => release());

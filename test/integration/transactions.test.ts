@@ -1,11 +1,9 @@
 // The local emulator's transactions behave as DynamoDB's: all or nothing.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from '../../lib/aws';
+import { dynamo, type CancellationReason } from '../../lib/aws';
 import { transact } from '../../lib/db/table';
 
 const TableName = () => process.env.TABLE_NAME!;
-const read = async (PK: string) => (await dynamo().send(new GetCommand({ TableName: TableName(), Key: { PK, SK: 'X' } }))).Item;
+const read = async (PK: string) => (await dynamo().get({ TableName: TableName(), Key: { PK, SK: 'X' } })).Item;
 
 describe('emulated TransactWriteItems', () => {
   it('writes every item when every condition holds', async () => {
@@ -43,19 +41,21 @@ describe('emulated TransactWriteItems', () => {
 
   it('rejects two operations on one item, as DynamoDB does', async () => {
     await expect(
-      dynamo().send(new TransactWriteCommand({ TransactItems: [
+      dynamo().transactWrite({ TransactItems: [
         { Put: { TableName: TableName(), Item: { PK: 'tx-g', SK: 'X' } } },
         { Delete: { TableName: TableName(), Key: { PK: 'tx-g', SK: 'X' } } },
-      ] })),
+      ] }),
     ).rejects.toThrow(/multiple operations on one item/);
   });
 
   it('answers TransactionCanceledException with reasons to the SDK', async () => {
     await transact([{ Put: { Item: { PK: 'tx-h', SK: 'X' } } }]);
-    const err = await dynamo().send(new TransactWriteCommand({ TransactItems: [
+    const err = await dynamo().transactWrite({ TransactItems: [
       { Put: { TableName: TableName(), Item: { PK: 'tx-h', SK: 'X' }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    ] })).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TransactionCanceledException);
-    expect((err as TransactionCanceledException).CancellationReasons?.[0]?.Code).toBe('ConditionalCheckFailed');
+    ] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('TransactionCanceledException');
+    expect((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode).toBe(400);
+    expect((err as { CancellationReasons?: CancellationReason[] }).CancellationReasons?.[0]?.Code).toBe('ConditionalCheckFailed');
   });
 });
