@@ -26,3 +26,8 @@ export function oncePerRequest<T>(key: string, read: () => Promise<T>): Promise<
 export function forgetInRequest(key: string): void {
   scopes.getStore()?.delete(key);
 }
+
+/** Records what a read under `key` would answer, known without reading (lib/db/viewer_summary.ts). */
+export function knownInRequest<T>(key: string, value: T): void {
+  scopes.getStore()?.set(key, Promise.resolve(value));
+}

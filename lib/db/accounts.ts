@@ -68,6 +68,14 @@ export const accountItem = z.object({
   fetchedAt: z.string().nullable().default(null),
   /** The custom emoji of its server that its name, note and fields use (an actor's `Emoji` tags). */
   emojis: z.array(remoteEmoji).optional(),
+  // ---- what a viewer may have to hide (lib/db/viewer_summary.ts): set by the writes that make the
+  // first block, block received, mute or filter, never cleared; `hidesTracked` says the account has
+  // been followed since it was made, so that a flag still false means "none" and its Query is skipped ----
+  hidesTracked: z.boolean().default(false),
+  hasBlocks: z.boolean().default(false),
+  hasBlockedBy: z.boolean().default(false),
+  hasMutes: z.boolean().default(false),
+  hasFilters: z.boolean().default(false),
 });
 export type Account = z.infer<typeof accountItem>;
 
@@ -106,7 +114,7 @@ export async function createLocalAccount(
   extra: Item[] = [],
 ): Promise<{ ok: true; account: Account } | { ok: false; taken: 'username' | 'email' }> {
   const now = nowIso();
-  const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now });
+  const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now, hidesTracked: true });
   const pending = account.approved ? {} : gsi1.pendingAccount(account.id);
   const result = await transact([
     { Put: { Item: { ...keys.username(account.username), ...gsi1.usernameIndex(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },

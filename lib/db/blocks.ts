@@ -14,6 +14,8 @@ import type { GraphState } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
+import { flagSets, markHides, scopeKeys, type HideFlag } from './viewer_summary';
+import { oncePerRequest } from '../request_scope';
 
 export const blockItem = z.object({
   id: z.string(),
@@ -50,19 +52,25 @@ export const muteRecord = (mute: Mute) => ({ ...keys.mute(mute.accountId, mute.t
 type Counter = 'followersCount' | 'followingCount' | 'followRequestsCount';
 
 /** One Update per account (a transaction may touch an item once) decrementing each counter named. */
-const decrements = (byAccount: Map<string, Counter[]>): TransactItem[] =>
-  [...byAccount].map(([accountId, counters]) => {
+/** One update per account: its counters decremented and its hide flags set (lib/db/viewer_summary.ts), in one item each. */
+const accountUpdates = (byAccount: Map<string, Counter[]>, flags: Map<string, HideFlag[]>): TransactItem[] =>
+  [...new Set([...byAccount.keys(), ...flags.keys()])].map((accountId) => {
+    const counters = byAccount.get(accountId) ?? [];
     const names: Record<string, string> = {};
-    const values: Record<string, number> = {};
+    const values: Record<string, number | boolean> = {};
     const adds = [...new Set(counters)].map((counter, i) => {
       names[`#c${i}`] = counter;
       values[`:by${i}`] = -counters.filter((c) => c === counter).length;
       return `#c${i} :by${i}`;
     });
+    const marked = flagSets(flags.get(accountId) ?? []);
+    Object.assign(names, marked.names);
+    Object.assign(values, marked.values);
+    const expression = [marked.sets.length > 0 ? `SET ${marked.sets.join(', ')}` : '', adds.length > 0 ? `ADD ${adds.join(', ')}` : ''].filter(Boolean).join(' ');
     return {
       Update: {
         Key: keys.account(accountId),
-        UpdateExpression: `ADD ${adds.join(', ')}`,
+        UpdateExpression: expression,
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -130,12 +138,18 @@ export async function createBlock(block: Block, severed: Severed): Promise<boole
   if (severed.following && severed.followingInbox) items.push(countFollowerInbox(b, severed.followingInbox, -1));
   request(severed.requested, a, b);
   request(severed.requestedBy, b, a);
-  return (await transact([...items, ...decrements(counters)])).ok;
+  // The blocker has blocks and the blocked has been blocked from now on (lib/db/viewer_summary.ts).
+  const flags = new Map<string, HideFlag[]>([[a, ['hasBlocks']], [b, ['hasBlockedBy']]]);
+  return (await transact([...items, ...accountUpdates(counters, flags)])).ok;
 }
 
 export const deleteBlock = (accountId: string, targetId: string) => deleteItem(keys.block(accountId, targetId), blockItem);
 
-export const putMute = (mute: Mute) => putItem(muteRecord(mute));
+/** Writes a mute, and marks the muting account as having mutes in the same transaction. */
+export async function putMute(mute: Mute): Promise<void> {
+  const result = await transact([{ Put: { Item: muteRecord(mute) } }, markHides(mute.accountId, ['hasMutes'])]);
+  if (!result.ok) throw new Error(`mute not written: ${result.failed.join(', ')}`);
+}
 
 export const deleteMute = (accountId: string, targetId: string) => deleteItem(keys.mute(accountId, targetId), muteItem);
 
@@ -161,13 +175,20 @@ const blockingEntry = z.union([domainBlockItem, blockItem]);
  * per partition, in parallel, paged to the end).
  */
 export async function blockAndMuteSets(accountId: string): Promise<{ blocking: Block[]; blockedBy: Block[]; muting: Mute[]; blockedDomains: string[] }> {
+  // Each partition once per invocation, and not at all when the viewer's account says it is empty.
   const [entries, blockedBy, muting] = await Promise.all([
-    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.blockingPartition(accountId) } }, blockingEntry),
-    queryAll(
-      { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
-      blockItem,
+    oncePerRequest(scopeKeys.blocking(accountId), () =>
+      queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.blockingPartition(accountId) } }, blockingEntry),
     ),
-    queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.mutingPartition(accountId) } }, muteItem),
+    oncePerRequest(scopeKeys.blockedBy(accountId), () =>
+      queryAll(
+        { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
+        blockItem,
+      ),
+    ),
+    oncePerRequest(scopeKeys.muting(accountId), () =>
+      queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.mutingPartition(accountId) } }, muteItem),
+    ),
   ]);
   return {
     blocking: entries.flatMap((e) => ('targetAccountId' in e ? [e] : [])),

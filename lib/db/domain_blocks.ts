@@ -14,6 +14,7 @@ import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import { notificationItem, type Notification } from './notifications';
 import { batchGet, batchWrite, deleteItem, putItem, query, transact, type Item, type QueryPage, type TransactItem } from './table';
+import { markHides } from './viewer_summary';
 
 export const domainBlockItem = z.object({
   id: z.string(),
@@ -38,7 +39,14 @@ export const domainBlockRecord = (block: DomainBlock) => ({
 export const blockableDomain = (account: { domain: string | null } | undefined): string | undefined => account?.domain?.toLowerCase() || undefined;
 
 /** Writes the block unless the account already blocks the domain (the first block keeps its id). Answers whether it was new. */
-export const createDomainBlock = (block: DomainBlock): Promise<boolean> => putItem(domainBlockRecord(block), { ifAbsent: true });
+export async function createDomainBlock(block: DomainBlock): Promise<boolean> {
+  // The blocking partition holds domain blocks too: the account has blocks from now on (lib/db/viewer_summary.ts).
+  const result = await transact([
+    { Put: { Item: domainBlockRecord(block), ConditionExpression: 'attribute_not_exists(PK)' } },
+    markHides(block.accountId, ['hasBlocks']),
+  ]);
+  return result.ok;
+}
 
 /** Removes the block if there is one; answers whether there was. */
 export const deleteDomainBlock = async (accountId: string, domain: string): Promise<boolean> =>

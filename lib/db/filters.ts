@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { keys, type Key } from './keys';
 import { dynamo, isAwsError } from '../aws';
 import { oncePerRequest } from '../request_scope';
+import { markHides, scopeKeys } from './viewer_summary';
 import { config } from '../config';
 import { batchGet, batchWrite, queryAll, transact, type TransactItem } from './table';
 
@@ -107,7 +108,7 @@ export async function filtersOfAccount(accountId: string, consistent = false): P
         partitionRow,
       ),
     );
-  return consistent ? read() : oncePerRequest(`filters:${accountId}`, read);
+  return consistent ? read() : oncePerRequest(scopeKeys.filters(accountId), read);
 }
 
 /** One filter of an account, whole (one Query of its items). */
@@ -174,7 +175,8 @@ export type FilterSaveFailure = 'filter-gone' | 'filter-exists';
  * and statuses that differ. Fails with 'filter-gone' when the filter was deleted meanwhile.
  */
 export async function saveFilter(before: CustomFilter | undefined, after: CustomFilter): Promise<{ ok: true } | { failed: FilterSaveFailure }> {
-  const items = changes(before, after);
+  // A first filter marks its account as having filters (lib/db/viewer_summary.ts), in the same transaction.
+  const items = [...changes(before, after), ...(before ? [] : [markHides(after.accountId, ['hasFilters'])])];
   const result = await transact(items);
   if (result.ok) return result;
   if (result.failed.includes(0)) return { failed: before ? 'filter-gone' : 'filter-exists' };

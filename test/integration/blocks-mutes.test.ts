@@ -15,7 +15,7 @@ import { handler as homeHandler } from '../../functions/timelines/home';
 import { handler as publicHandler } from '../../functions/timelines/public';
 import { handler as tagHandler } from '../../functions/timelines/tag';
 import { accountById, type Account } from '../../lib/db/accounts';
-import { muteRecord } from '../../lib/db/blocks';
+import { putMute } from '../../lib/db/blocks';
 import { createFollowRequest, followEdge } from '../../lib/db/follows';
 import { keys } from '../../lib/db/keys';
 import { putReply, type Status } from '../../lib/db/statuses';
@@ -156,7 +156,7 @@ describe('POST /api/v1/accounts/:id/mute', () => {
   });
 
   it('an expired mute no longer applies or lists', async () => {
-    await putItem(muteRecord({ id: newId(), accountId: alice.account.id, targetAccountId: bob.account.id, notifications: true, expiresAt: Math.floor(Date.now() / 1000) - 10, createdAt: new Date().toISOString() }));
+    await putMute({ id: newId(), accountId: alice.account.id, targetAccountId: bob.account.id, notifications: true, expiresAt: Math.floor(Date.now() / 1000) - 10, createdAt: new Date().toISOString() });
     expect(await relationship(bob.account.id, alice.token)).toMatchObject({ muting: false });
     expect(ids((await call(mutesHandler, { path: '/api/v1/mutes', token: alice.token })).body)).toEqual([]);
   });

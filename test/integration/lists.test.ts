@@ -367,10 +367,9 @@ describe('list timelines', () => {
     const before = await aPostedStatus(friend.account);
     const id = await aList(owner);
     await addAccounts(owner.token, id, { account_ids: [friend.account.id] });
-    const { muteRecord } = await import('../../lib/db/blocks');
-    const { putItem } = await import('../../lib/db/table');
+    const { putMute } = await import('../../lib/db/blocks');
     const { newId } = await import('../../lib/ids');
-    await putItem(muteRecord({ id: newId(), accountId: owner.account.id, targetAccountId: friend.account.id, notifications: true, expiresAt: null, createdAt: new Date().toISOString() }));
+    await putMute({ id: newId(), accountId: owner.account.id, targetAccountId: friend.account.id, notifications: true, expiresAt: null, createdAt: new Date().toISOString() });
     const after = await aPostedStatus(friend.account);
     await fanOut(after.id);
     expect(await entryIds(id)).toEqual([before.id]);

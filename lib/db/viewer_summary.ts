@@ -1,0 +1,60 @@
+// What a viewer has to hide, known without a read. A timeline page asked, for every
+// signed-in viewer, for its blocks, the blocks it received, its mutes and its filters
+// (four Queries) although nearly every account has none of them. The account item now
+// says which it has ever had (`hasBlocks`, `hasBlockedBy`, `hasMutes`, `hasFilters`):
+// the write that makes the first one sets the flag in its own transaction, so a flag
+// is never behind the partition it stands for, and nothing clears it (a false flag is
+// exact, a true one only means "read it"). Accounts made before the flags existed
+// have `hidesTracked` false and are read as before.
+//
+// The HTTP layer hands the authenticated account to seedKnownEmpty(); the reads of those
+// partitions (lib/db/blocks.ts, lib/db/filters.ts) go through the invocation's scope
+// (lib/request_scope.ts) under the keys below, so a partition known empty is not read.
+import type { Account } from './accounts';
+import { keys } from './keys';
+import type { TransactItem } from './table';
+import { knownInRequest } from '../request_scope';
+
+export type HideFlag = 'hasBlocks' | 'hasBlockedBy' | 'hasMutes' | 'hasFilters';
+
+/** The names under which an invocation keeps the viewer's partitions once read. */
+export const scopeKeys = {
+  blocking: (accountId: string) => `blocking:${accountId}`,
+  blockedBy: (accountId: string) => `blocked-by:${accountId}`,
+  muting: (accountId: string) => `muting:${accountId}`,
+  filters: (accountId: string) => `filters:${accountId}`,
+};
+
+/** The parts of an UpdateExpression that set `flags` (to be merged into an account's update in a transaction). */
+export function flagSets(flags: HideFlag[]): { sets: string[]; names: Record<string, string>; values: Record<string, boolean> } {
+  if (flags.length === 0) return { sets: [], names: {}, values: {} };
+  const names: Record<string, string> = {};
+  const sets = [...new Set(flags)].map((flag, i) => {
+    names[`#hf${i}`] = flag;
+    return `#hf${i} = :hidesTrue`;
+  });
+  return { sets, names, values: { ':hidesTrue': true } };
+}
+
+/** The transaction item that sets `flags` on an account that exists. */
+export function markHides(accountId: string, flags: HideFlag[]): TransactItem {
+  const { sets, names, values } = flagSets(flags);
+  return {
+    Update: {
+      Key: keys.account(accountId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Tells the invocation which of the viewer's partitions are empty, from its account's flags. */
+export function seedKnownEmpty(account: Pick<Account, 'id' | HideFlag | 'hidesTracked'>): void {
+  if (!account.hidesTracked) return;
+  if (!account.hasBlocks) knownInRequest(scopeKeys.blocking(account.id), []);
+  if (!account.hasBlockedBy) knownInRequest(scopeKeys.blockedBy(account.id), []);
+  if (!account.hasMutes) knownInRequest(scopeKeys.muting(account.id), []);
+  if (!account.hasFilters) knownInRequest(scopeKeys.filters(account.id), []);
+}
