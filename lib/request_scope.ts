@@ -6,9 +6,26 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const scopes = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+/** Facts known synchronously in the same scope (by scope map). */
+const facts = new WeakMap<Map<string, Promise<unknown>>, Map<string, unknown>>();
 
 /** Runs `fn` in a fresh scope (one invocation). */
 export const inRequestScope = <T>(fn: () => T): T => scopes.run(new Map(), fn);
+
+/** Records a fact this invocation knows without a read (lib/db/viewer_summary.ts). */
+export function setFactInRequest(key: string, value: unknown): void {
+  const scope = scopes.getStore();
+  if (!scope) return;
+  const known = facts.get(scope) ?? new Map<string, unknown>();
+  known.set(key, value);
+  facts.set(scope, known);
+}
+
+/** A fact recorded in this invocation, or undefined. */
+export function factInRequest(key: string): unknown {
+  const scope = scopes.getStore();
+  return scope ? facts.get(scope)?.get(key) : undefined;
+}
 
 /** The answer of `read` under `key`, read at most once per scope (a failed read is not kept). */
 export function oncePerRequest<T>(key: string, read: () => Promise<T>): Promise<T> {

@@ -76,6 +76,9 @@ export const accountItem = z.object({
   hasBlockedBy: z.boolean().default(false),
   hasMutes: z.boolean().default(false),
   hasFilters: z.boolean().default(false),
+  /** Flags a rendered status asks for (lib/db/status_page.ts): bookmarked, and muted (a conversation mute). */
+  hasBookmarks: z.boolean().default(false),
+  hasConversationMutes: z.boolean().default(false),
 });
 export type Account = z.infer<typeof accountItem>;
 

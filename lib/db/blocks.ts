@@ -14,7 +14,7 @@ import type { GraphState } from './follows';
 import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys, type Key } from './keys';
 import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
-import { flagSets, markHides, scopeKeys, type HideFlag } from './viewer_summary';
+import { flagSets, markHides, noteMarked, scopeKeys, type HideFlag } from './viewer_summary';
 import { oncePerRequest } from '../request_scope';
 
 export const blockItem = z.object({
@@ -140,7 +140,10 @@ export async function createBlock(block: Block, severed: Severed): Promise<boole
   request(severed.requestedBy, b, a);
   // The blocker has blocks and the blocked has been blocked from now on (lib/db/viewer_summary.ts).
   const flags = new Map<string, HideFlag[]>([[a, ['hasBlocks']], [b, ['hasBlockedBy']]]);
-  return (await transact([...items, ...accountUpdates(counters, flags)])).ok;
+  const ok = (await transact([...items, ...accountUpdates(counters, flags)])).ok;
+  noteMarked(a, ['hasBlocks']);
+  noteMarked(b, ['hasBlockedBy']);
+  return ok;
 }
 
 export const deleteBlock = (accountId: string, targetId: string) => deleteItem(keys.block(accountId, targetId), blockItem);
@@ -148,6 +151,7 @@ export const deleteBlock = (accountId: string, targetId: string) => deleteItem(k
 /** Writes a mute, and marks the muting account as having mutes in the same transaction. */
 export async function putMute(mute: Mute): Promise<void> {
   const result = await transact([{ Put: { Item: muteRecord(mute) } }, markHides(mute.accountId, ['hasMutes'])]);
+  noteMarked(mute.accountId, ['hasMutes']);
   if (!result.ok) throw new Error(`mute not written: ${result.failed.join(', ')}`);
 }
 

@@ -14,7 +14,7 @@ import { queryIdRange } from './id_range';
 import { GSI1, gsi1, keys } from './keys';
 import { notificationItem, type Notification } from './notifications';
 import { batchGet, batchWrite, deleteItem, putItem, query, transact, type Item, type QueryPage, type TransactItem } from './table';
-import { markHides } from './viewer_summary';
+import { markHides, noteMarked } from './viewer_summary';
 
 export const domainBlockItem = z.object({
   id: z.string(),
@@ -45,6 +45,7 @@ export async function createDomainBlock(block: DomainBlock): Promise<boolean> {
     { Put: { Item: domainBlockRecord(block), ConditionExpression: 'attribute_not_exists(PK)' } },
     markHides(block.accountId, ['hasBlocks']),
   ]);
+  noteMarked(block.accountId, ['hasBlocks']);
   return result.ok;
 }
 

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { keys, type Key } from './keys';
 import { dynamo, isAwsError } from '../aws';
 import { oncePerRequest } from '../request_scope';
-import { markHides, scopeKeys } from './viewer_summary';
+import { markHides, noteMarked, scopeKeys } from './viewer_summary';
 import { config } from '../config';
 import { batchGet, batchWrite, queryAll, transact, type TransactItem } from './table';
 
@@ -178,6 +178,7 @@ export async function saveFilter(before: CustomFilter | undefined, after: Custom
   // A first filter marks its account as having filters (lib/db/viewer_summary.ts), in the same transaction.
   const items = [...changes(before, after), ...(before ? [] : [markHides(after.accountId, ['hasFilters'])])];
   const result = await transact(items);
+  if (!before) noteMarked(after.accountId, ['hasFilters']);
   if (result.ok) return result;
   if (result.failed.includes(0)) return { failed: before ? 'filter-gone' : 'filter-exists' };
   throw new Error(`saving filter ${after.id}: transaction condition failed at ${result.failed.join(',')}`);

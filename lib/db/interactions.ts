@@ -14,6 +14,7 @@ import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
 import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, type TransactItem } from './table';
+import { markHides, noteMarked } from './viewer_summary';
 
 /** A flag item: the account did this to the status; `id` is the interaction's own id (list order). */
 export const interactionItem = z.object({
@@ -98,7 +99,10 @@ export async function addBookmark(accountId: string, statusId: string): Promise<
     { Put: { Item: { ...keys.bookmark(accountId, statusId), ...mark }, ConditionExpression: ifAbsent } },
     { Put: { Item: { ...keys.accountBookmarks(accountId, mark.id), id: mark.id, accountId, statusId } } },
     { ConditionCheck: { Key: keys.status(statusId), ConditionExpression: ifPresent } },
+    // The account has bookmarks from now on: a rendered status asks for its flag (lib/db/viewer_summary.ts).
+    markHides(accountId, ['hasBookmarks']),
   ]);
+  noteMarked(accountId, ['hasBookmarks']);
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
 }
@@ -158,7 +162,13 @@ export const conversationMuteOf = (accountId: string, conversationId: string) =>
 
 /** Mutes a thread; muting it again keeps the first mute. */
 export async function muteConversation(accountId: string, conversationId: string): Promise<void> {
-  await putItem({ ...keys.conversationMute(accountId, conversationId), accountId, conversationId, createdAt: nowIso() }, { ifAbsent: true });
+  // With the account marked as muting threads, in the same transaction (lib/db/viewer_summary.ts).
+  // A failed transaction means the thread was muted already: the first mute stays.
+  await transact([
+    { Put: { Item: { ...keys.conversationMute(accountId, conversationId), accountId, conversationId, createdAt: nowIso() }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    markHides(accountId, ['hasConversationMutes']),
+  ]);
+  noteMarked(accountId, ['hasConversationMutes']);
 }
 
 export async function unmuteConversation(accountId: string, conversationId: string): Promise<void> {

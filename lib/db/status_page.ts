@@ -12,6 +12,7 @@ import { pollItem, pollVoteItem, type Poll, type PollVote } from './polls';
 import type { Status } from './statuses';
 import { cardItem, type PreviewCard } from './cards';
 import { batchGet, keyString, type Parser } from './table';
+import { flagsKnownAbsent } from './viewer_summary';
 
 const anyItem = z.record(z.string(), z.unknown());
 type Loaded = Map<string, Record<string, unknown>>;
@@ -32,13 +33,11 @@ export type ViewerFlags = { favourited: boolean; reblogged: boolean; bookmarked:
 const NO_FLAGS: ViewerFlags = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
 
 /** The keys of `viewerId`'s flags on a status: exact-key lookups, so they join the page's batch read. */
-function viewerFlagKeys(status: Status, viewerId: string): Key[] {
-  const list = [
-    keys.favourite(viewerId, status.id),
-    keys.reblogFlag(viewerId, status.id),
-    keys.bookmark(viewerId, status.id),
-    keys.conversationMute(viewerId, status.conversationId),
-  ];
+function viewerFlagKeys(status: Status, viewerId: string, absent = { bookmarks: false, conversationMutes: false }): Key[] {
+  const list = [keys.favourite(viewerId, status.id), keys.reblogFlag(viewerId, status.id)];
+  // A viewer whose account has no bookmarks or thread mutes is not asked for them (lib/db/viewer_summary.ts).
+  if (!absent.bookmarks) list.push(keys.bookmark(viewerId, status.id));
+  if (!absent.conversationMutes) list.push(keys.conversationMute(viewerId, status.conversationId));
   if (status.accountId === viewerId) list.push(keys.pin(viewerId, status.id));
   if (status.pollId) list.push(keys.pollVote(status.pollId, viewerId));
   return list;
@@ -74,10 +73,11 @@ export type StatusPageItems = {
  */
 export async function statusPageItems(statuses: Status[], viewerId: string | undefined, shortcodes: string[]): Promise<StatusPageItems> {
   const wanted: Key[] = [];
+  const absent = viewerId ? flagsKnownAbsent(viewerId) : undefined;
   for (const s of statuses) {
     wanted.push(keys.account(s.accountId), ...s.mediaIds.map(keys.media));
     if (s.pollId) wanted.push(keys.poll(s.pollId));
-    if (viewerId) wanted.push(...viewerFlagKeys(s, viewerId));
+    if (viewerId) wanted.push(...viewerFlagKeys(s, viewerId, absent));
     if (s.cardUrl) wanted.push(keys.card(s.cardUrl));
   }
   wanted.push(...shortcodes.map(keys.emoji));

@@ -1,4 +1,4 @@
-// What a viewer has to hide, known without a read. A timeline page asked, for every
+// What a viewer has to hide (and which of its per-status flags can be set), known without a read. A timeline page asked, for every
 // signed-in viewer, for its blocks, the blocks it received, its mutes and its filters
 // (four Queries) although nearly every account has none of them. The account item now
 // says which it has ever had (`hasBlocks`, `hasBlockedBy`, `hasMutes`, `hasFilters`):
@@ -7,15 +7,18 @@
 // exact, a true one only means "read it"). Accounts made before the flags existed
 // have `hidesTracked` false and are read as before.
 //
+// Likewise `hasBookmarks` and `hasConversationMutes`: a page of statuses asks for the
+// viewer's bookmark and thread-mute of each status only when the account has any.
+//
 // The HTTP layer hands the authenticated account to seedKnownEmpty(); the reads of those
 // partitions (lib/db/blocks.ts, lib/db/filters.ts) go through the invocation's scope
 // (lib/request_scope.ts) under the keys below, so a partition known empty is not read.
 import type { Account } from './accounts';
 import { keys } from './keys';
 import type { TransactItem } from './table';
-import { knownInRequest } from '../request_scope';
+import { factInRequest, forgetInRequest, knownInRequest, setFactInRequest } from '../request_scope';
 
-export type HideFlag = 'hasBlocks' | 'hasBlockedBy' | 'hasMutes' | 'hasFilters';
+export type HideFlag = 'hasBlocks' | 'hasBlockedBy' | 'hasMutes' | 'hasFilters' | 'hasBookmarks' | 'hasConversationMutes';
 
 /** The names under which an invocation keeps the viewer's partitions once read. */
 export const scopeKeys = {
@@ -57,4 +60,24 @@ export function seedKnownEmpty(account: Pick<Account, 'id' | HideFlag | 'hidesTr
   if (!account.hasBlockedBy) knownInRequest(scopeKeys.blockedBy(account.id), []);
   if (!account.hasMutes) knownInRequest(scopeKeys.muting(account.id), []);
   if (!account.hasFilters) knownInRequest(scopeKeys.filters(account.id), []);
+  if (!account.hasBookmarks) setFactInRequest(`no-bookmarks:${account.id}`, true);
+  if (!account.hasConversationMutes) setFactInRequest(`no-conversation-mutes:${account.id}`, true);
+}
+
+/** Which of the viewer's per-status flags can only be false in this invocation (its account says it has none). */
+export const flagsKnownAbsent = (viewerId: string) => ({
+  bookmarks: factInRequest(`no-bookmarks:${viewerId}`) === true,
+  conversationMutes: factInRequest(`no-conversation-mutes:${viewerId}`) === true,
+});
+
+/** After a write set `flags` on the account: this invocation no longer takes those partitions or flags as empty. */
+export function noteMarked(accountId: string, flags: HideFlag[]): void {
+  for (const flag of flags) {
+    if (flag === 'hasBlocks') forgetInRequest(scopeKeys.blocking(accountId));
+    else if (flag === 'hasBlockedBy') forgetInRequest(scopeKeys.blockedBy(accountId));
+    else if (flag === 'hasMutes') forgetInRequest(scopeKeys.muting(accountId));
+    else if (flag === 'hasFilters') forgetInRequest(scopeKeys.filters(accountId));
+    else if (flag === 'hasBookmarks') setFactInRequest(`no-bookmarks:${accountId}`, false);
+    else setFactInRequest(`no-conversation-mutes:${accountId}`, false);
+  }
 }

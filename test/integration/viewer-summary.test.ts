@@ -7,6 +7,9 @@ import { handler as mute } from '../../functions/accounts/mute';
 import { handler as block } from '../../functions/accounts/block';
 import { handler as createFilter } from '../../functions/filters/create';
 import { handler as createDomainBlock } from '../../functions/domain_blocks/create';
+import { handler as bookmark } from '../../functions/statuses/bookmark';
+import { handler as muteThread } from '../../functions/statuses/mute';
+import { handler as showStatus } from '../../functions/statuses/show';
 import { accountById } from '../../lib/db/accounts';
 import { call } from '../support/http';
 import { aPostedStatus, aRemoteAccount, aUser } from '../support/factories';
@@ -78,6 +81,33 @@ describe('the viewer summary on the account', () => {
     expect(res.status).toBe(200);
     expect(await accountById(viewer.account.id)).toMatchObject({ hasFilters: true });
     expect((await publicIds(viewer.token)).ids).not.toContain(spoiler.id);
+  });
+
+  it('a first bookmark and a first thread mute mark the account: the flags show at once and on every later read', async () => {
+    const [viewer, author] = await Promise.all([aUser(), aUser()]);
+    const status = await aPostedStatus(author.account, { text: 'keep this' });
+    const path = (verb: string) => `/api/v1/statuses/${status.id}/${verb}`;
+    const show = async () => (await call(showStatus, { path: `/api/v1/statuses/${status.id}`, pathParameters: { id: status.id }, token: viewer.token })).body;
+    expect(await show()).toMatchObject({ bookmarked: false, muted: false });
+    const marked = await call(bookmark, { method: 'POST', path: path('bookmark'), pathParameters: { id: status.id }, token: viewer.token });
+    expect(marked.body).toMatchObject({ id: status.id, bookmarked: true });
+    const muted = await call(muteThread, { method: 'POST', path: path('mute'), pathParameters: { id: status.id }, token: viewer.token });
+    expect(muted.body).toMatchObject({ id: status.id, bookmarked: true, muted: true });
+    expect(await accountById(viewer.account.id)).toMatchObject({ hasBookmarks: true, hasConversationMutes: true });
+    expect(await show()).toMatchObject({ bookmarked: true, muted: true });
+  });
+
+  it('a page for a viewer without bookmarks or thread mutes reads two flags per status, not four', async () => {
+    const [viewer, author] = await Promise.all([aUser(), aUser()]);
+    for (let i = 0; i < 5; i++) await aPostedStatus(author.account, { text: `status ${i}` });
+    const read = async () => Number((await call(publicTimeline, { path: '/api/v1/timelines/public', query: { limit: '5' }, token: viewer.token })).headers['x-db-read-units']);
+    const lean = await read();
+    const status = await aPostedStatus(author.account, { text: 'to keep' });
+    await call(bookmark, { method: 'POST', path: `/api/v1/statuses/${status.id}/bookmark`, pathParameters: { id: status.id }, token: viewer.token });
+    await aPostedStatus(author.account, { text: 'pushes the bookmarked one off the page' });
+    for (let i = 0; i < 5; i++) await aPostedStatus(author.account, { text: `later ${i}` });
+    // Five more keys now (a bookmark flag per status), each a half read unit at least.
+    expect(await read()).toBeGreaterThanOrEqual(lean + 2.5);
   });
 
   it('an account made before the summary (not tracked) is read in full, as before', async () => {
