@@ -16,7 +16,7 @@ import { recordDirectStatus } from '../conversations';
 import { config } from '../config';
 import { newId } from '../ids';
 import { log } from '../log';
-import { listedInPublicTimelines, searchableByAnyone } from '../policy';
+import { listedInPublicTimelines, reblogKeepsVisibility, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
 import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
@@ -179,7 +179,7 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
   });
   const mentionTags = tags.filter((t) => typeOf(t) === 'Mention').flatMap((t) => httpUrl(t.href) ?? []);
   // A followers-only or direct status reaches the actors it is addressed to, named in a Mention tag or not.
-  const audience = visibility === 'private' || visibility === 'direct' ? [...to, ...cc].flatMap((id) => httpUrl(id) ?? []) : [];
+  const audience = reblogKeepsVisibility({ visibility }) ? [...to, ...cc].flatMap((id) => httpUrl(id) ?? []) : [];
   const hashtags = tags.filter((t) => typeOf(t) === 'Hashtag').flatMap((t) => hashtagOf(t.name) ?? []);
   const inReplyTo = httpUrl(idOf(note.inReplyTo));
 

@@ -6,6 +6,7 @@
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
 import { newId } from '../ids';
+import { isDirect } from '../policy';
 import { actorUri, AS_CONTEXT, type Activity } from './activities';
 import { deliver, followerInboxes, ownPost, quietly } from './outbox';
 import { apUrls } from './urls';
@@ -25,7 +26,7 @@ export function pinActivity(type: 'Add' | 'Remove', author: Account, status: Sta
 /** `author` (local) pinned or unpinned its own `status`: the Add or Remove to its followers' servers. */
 export async function sendPinChange(type: 'Add' | 'Remove', author: Account, status: Status): Promise<void> {
   await quietly(type, { accountId: author.id, statusId: status.id }, async () => {
-    if (!ownPost(status, author) || status.visibility === 'direct') return;
+    if (!ownPost(status, author) || isDirect(status)) return;
     await deliver(pinActivity(type, author, status), await followerInboxes(author.id), author);
   });
 }

@@ -23,7 +23,7 @@ import { isLocalUrl } from '../federation/urls';
 import { dateOf, idOf, idsOf, type ApDocument } from '../federation/vocab';
 import { newId } from '../ids';
 import { log } from '../log';
-import { mayReblog } from '../policy';
+import { isDirect, mayReblog } from '../policy';
 import { enqueue } from '../queue';
 import { countInteraction } from '../trends';
 import { deleteStatus } from '../statuses/delete';
@@ -65,7 +65,7 @@ async function announcedStatus(uri: string | undefined, actor: Account): Promise
 /** A reblog's visibility by the Announce's addressing (as a Note's); undefined when it addresses nobody reachable here. */
 function reblogVisibility(received: Received): Exclude<Visibility, 'direct'> | undefined {
   const visibility = visibilityOf(idsOf(received.activity.to), idsOf(received.activity.cc), received.actor);
-  return visibility === 'direct' ? undefined : visibility;
+  return isDirect({ visibility }) ? undefined : (visibility as Exclude<Visibility, 'direct'>);
 }
 
 /** Never later than now: a clock ahead (or a lie) must not put a reblog above everything else. */
