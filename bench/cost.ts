@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent } from 'aws-lambda';
 import sharp from 'sharp';
 import { ensureBucket, ensureTable } from '../infra/local/bootstrap';
+import { itemSize } from '../infra/local/item-size';
 import { buildEvent, lambdaContext, type Call } from '../test/support/http';
 import { multipart } from '../test/support/multipart';
 import { inProcessEmulators, percentile, printTable } from './lib';
@@ -122,28 +123,9 @@ function memoryByHandler(): Map<string, number> {
   return out;
 }
 
-// ---- DynamoDB's item size (infra/local/item-size.ts's rule), for the GSI writes dynalite leaves out ----
-const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
-const numberSize = (text: string) => {
-  const digits = text.replace(/^[-+]/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
-};
-function valueSize(value: Record<string, unknown>): number {
-  const [type, v] = Object.entries(value)[0] ?? ['NULL', true];
-  switch (type) {
-    case 'S': return utf8(String(v));
-    case 'N': return numberSize(String(v));
-    case 'B': return Buffer.from(String(v), 'base64').length;
-    case 'SS': return (v as string[]).reduce((n, s) => n + utf8(s), 0);
-    case 'NS': return (v as string[]).reduce((n, s) => n + numberSize(s), 0);
-    case 'BS': return (v as string[]).reduce((n, s) => n + Buffer.from(s, 'base64').length, 0);
-    case 'L': return 3 + (v as Record<string, unknown>[]).reduce((n, e) => n + 1 + valueSize(e), 0);
-    case 'M': return 3 + Object.entries(v as Record<string, Record<string, unknown>>).reduce((n, [k, e]) => n + 1 + utf8(k) + valueSize(e), 0);
-    default: return 1;
-  }
-}
+// ---- DynamoDB's item size (infra/local/item-size.ts), for the GSI writes dynalite leaves out ----
 type Item = Record<string, Record<string, unknown>>;
-const itemSize = (item: Item) => Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueSize(value), 0);
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 /** An index write: one write unit per KB of the item (GSI1 projects every attribute). */
 const indexUnits = (item: Item | undefined) => (item && item.GSI1PK ? Math.max(1, Math.ceil(itemSize(item) / 1024)) : 0);
 
