@@ -79,7 +79,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   const endpoint = `http://127.0.0.1:${port}`;
   await ensureTable(endpoint, TableName);
-  // The retry settings lib/aws.ts uses: what the SDK does with conflicts is part of what is shown.
+  // The SDK's client with the retry settings lib/aws/ mirrors (4 attempts for DynamoDB): what a client does with conflicts is part of what is shown.
   db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 4 }));
 });
 
