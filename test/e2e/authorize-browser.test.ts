@@ -3,13 +3,12 @@
 // approves the app, and the app exchanges the code (with PKCE) through masto.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 import { freePort } from '../../infra/local/emulators';
 import { useStack } from '../support/stack';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const stack = useStack();
 let browser: Browser;
@@ -21,7 +20,6 @@ const email = `browser${Date.now().toString(36)}@example.com`;
 const password = 'browser passphrase 99';
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
   // The client app's redirect endpoint: records the query it is sent.
   const port = await freePort();
   callbackUrl = `http://127.0.0.1:${port}/callback`;
@@ -31,12 +29,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p id="done">Signed in</p>');
   });
   await new Promise<void>((resolve) => callback.listen(port, '127.0.0.1', resolve));
-  // Playwright gives the browser a fresh temporary profile; the flags keep Chromium off the network.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

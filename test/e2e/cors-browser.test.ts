@@ -6,12 +6,11 @@
 // `Access-Control-Allow-Origin` surfaces in the page only as a failed fetch, never
 // as a response: each test asserts the page got the data.
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { freePort } from '../../infra/local/emulators';
 import { useStack } from '../support/stack';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const stack = useStack();
 let browser: Browser;
@@ -25,7 +24,6 @@ let userToken: string;
 let username: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
   // The web client's own origin: same host, another port, so every API call is cross-origin.
   const port = await freePort();
   siteOrigin = `http://127.0.0.1:${port}`;
@@ -33,18 +31,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>web client</title><p>client</p>');
   });
   await new Promise<void>((resolve) => site.listen(port, '127.0.0.1', resolve));
-  // Playwright gives the browser a fresh temporary profile; the flags keep Chromium off the network.
-  // Chromium still lets `Access-Control-Allow-Headers: *` cover Authorization, where
-  // the Fetch standard (and Firefox) do not: the feature below makes it follow the
-  // standard, so that an answer with `*` fails here as it does for those users.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--enable-features=CorsNonWildcardRequestHeadersSupport',
-    ],
-  });
+  // Chromium follows the Fetch standard on Authorization here (test/support/browser.ts), so that
+  // an answer with `Access-Control-Allow-Headers: *` fails as it does for Firefox users.
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(`${siteOrigin}/`);
 }, 240_000);

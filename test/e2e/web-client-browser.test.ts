@@ -6,19 +6,19 @@
 // preflighted, so a missing CORS header or a refused method shows up here as a failed request: the test
 // fails on any failed request, any answer of 400 or more, and any console error or page error.
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { createOAuthAPIClient, createRestAPIClient } from 'masto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { freePort } from '../../infra/local/emulators';
 import { eventually, newUser } from '../support/masto';
 import { useStack } from '../support/stack';
 import type { WebClient } from './web-client/client';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const here = dirname(fileURLToPath(import.meta.url));
 
 // Three people sign up from 127.0.0.1, each with an app, besides the page's own app registration.
@@ -47,7 +47,6 @@ async function inPage<K extends keyof WebClient>(step: K, ...args: Parameters<We
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
   // masto for the browser, as a web client ships it: one script, no Node built-ins.
   bundleDir = mkdtempSync(join(tmpdir(), 'tootless-web-client-'));
   await build({
@@ -72,17 +71,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => site.listen(port, '127.0.0.1', done));
 
-  // Playwright gives the browser a fresh temporary profile; the flags keep Chromium off the network.
-  // CorsNonWildcardRequestHeadersSupport makes Chromium follow the Fetch standard on `Authorization`
-  // (as Firefox does): a server answering `Access-Control-Allow-Headers: *` fails here as it does there.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--enable-features=CorsNonWildcardRequestHeadersSupport',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`));
   page.on('response', (response) => {
