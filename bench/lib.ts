@@ -117,6 +117,26 @@ export async function inProcessEmulators() {
 }
 
 /**
+ * Runs a benchmark against the local stack: BENCH_URL when set (a running stack), else a stack it
+ * starts with BENCH_STACK_ENV and stops at the end. A failure prints its stack and exits 1.
+ */
+export function benchOnStack(run: (baseUrl: string) => Promise<void>): void {
+  const go = async () => {
+    const { startStack } = await import('../test/support/stack');
+    const stack = process.env.BENCH_URL ? undefined : await startStack({ env: BENCH_STACK_ENV });
+    try {
+      await run(process.env.BENCH_URL ?? stack!.baseUrl);
+    } finally {
+      await stack?.stop();
+    }
+  };
+  go().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+/**
  * The benchmarks' stacks: a benchmark sends hundreds of requests a minute from one
  * address with one token, far past the rate limits a client meets (lib/http/ratelimit.ts),
  * which would answer 429s and measure those. Their counters still run and are measured.

@@ -5,8 +5,7 @@
 //        BENCH_URL=http://localhost:3000 npm run bench:load   (against a running one)
 //        LOAD_SECONDS=10 LOAD_ROUNDS=3 LOAD_CONNECTIONS=10 LOAD_ONLY=home,post
 import autocannon, { type Options, type Request } from 'autocannon';
-import { startStack, type Stack } from '../test/support/stack';
-import { BENCH_STACK_ENV, percentile, printTable, seedWorld } from './lib';
+import { benchOnStack, percentile, printTable, seedWorld } from './lib';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
@@ -43,90 +42,79 @@ async function run(baseUrl: string, endpoint: Endpoint): Promise<Omit<Tally, 'st
   return tally;
 }
 
-async function main() {
-  let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
-  try {
-    const { reader, targets, as } = await seedWorld(baseUrl, 10 * CONNECTIONS);
-    const reading = { Authorization: `Bearer ${reader.token}` };
-    const get = (path: string, headers: Record<string, string> = reading) => () => [{ method: 'GET' as const, path, headers }];
-    let posted = 0;
-    const all: Endpoint[] = [
-      { key: 'public', name: 'GET /api/v1/timelines/public?limit=20', requests: get('/api/v1/timelines/public?limit=20', {}) },
-      { key: 'home', name: 'GET /api/v1/timelines/home', requests: get('/api/v1/timelines/home') },
-      { key: 'verify', name: 'GET /api/v1/accounts/verify_credentials', requests: get('/api/v1/accounts/verify_credentials') },
-      {
-        key: 'post',
-        name: 'POST /api/v1/statuses',
-        requests: () => [
-          {
-            method: 'POST',
-            path: '/api/v1/statuses',
-            headers: as(reader.token),
-            setupRequest: (req: Request) => ({
-              ...req,
-              body: JSON.stringify({ status: `Load test post ${posted++} with ten words and one #loadbench tag` }),
-            }),
+benchOnStack(async (baseUrl) => {
+  const { reader, targets, as } = await seedWorld(baseUrl, 10 * CONNECTIONS);
+  const reading = { Authorization: `Bearer ${reader.token}` };
+  const get = (path: string, headers: Record<string, string> = reading) => () => [{ method: 'GET' as const, path, headers }];
+  let posted = 0;
+  const all: Endpoint[] = [
+    { key: 'public', name: 'GET /api/v1/timelines/public?limit=20', requests: get('/api/v1/timelines/public?limit=20', {}) },
+    { key: 'home', name: 'GET /api/v1/timelines/home', requests: get('/api/v1/timelines/home') },
+    { key: 'verify', name: 'GET /api/v1/accounts/verify_credentials', requests: get('/api/v1/accounts/verify_credentials') },
+    {
+      key: 'post',
+      name: 'POST /api/v1/statuses',
+      requests: () => [
+        {
+          method: 'POST',
+          path: '/api/v1/statuses',
+          headers: as(reader.token),
+          setupRequest: (req: Request) => ({
+            ...req,
+            body: JSON.stringify({ status: `Load test post ${posted++} with ten words and one #loadbench tag` }),
+          }),
+        },
+      ],
+    },
+    { key: 'instance', name: 'GET /api/v1/instance', requests: get('/api/v1/instance', {}) },
+    { key: 'notifications', name: 'GET /api/v1/notifications', requests: get('/api/v1/notifications') },
+    {
+      key: 'favourite',
+      name: 'POST /api/v1/statuses/:id/favourite (and unfavourite)',
+      // Each connection walks its own ten statuses, favouriting them, then unfavouriting them.
+      requests: (conn) => [
+        {
+          method: 'POST',
+          setupRequest: (req: Request, context: object) => {
+            const c = context as { conn?: number; step?: number };
+            c.conn ??= conn() % CONNECTIONS;
+            const step = (c.step = (c.step ?? -1) + 1);
+            const id = targets[30 + c.conn * 10 + (step % 10)];
+            const verb = Math.floor(step / 10) % 2 === 0 ? 'favourite' : 'unfavourite';
+            return { ...req, path: `/api/v1/statuses/${id}/${verb}`, headers: as(reader.token) };
           },
-        ],
-      },
-      { key: 'instance', name: 'GET /api/v1/instance', requests: get('/api/v1/instance', {}) },
-      { key: 'notifications', name: 'GET /api/v1/notifications', requests: get('/api/v1/notifications') },
-      {
-        key: 'favourite',
-        name: 'POST /api/v1/statuses/:id/favourite (and unfavourite)',
-        // Each connection walks its own ten statuses, favouriting them, then unfavouriting them.
-        requests: (conn) => [
-          {
-            method: 'POST',
-            setupRequest: (req: Request, context: object) => {
-              const c = context as { conn?: number; step?: number };
-              c.conn ??= conn() % CONNECTIONS;
-              const step = (c.step = (c.step ?? -1) + 1);
-              const id = targets[30 + c.conn * 10 + (step % 10)];
-              const verb = Math.floor(step / 10) % 2 === 0 ? 'favourite' : 'unfavourite';
-              return { ...req, path: `/api/v1/statuses/${id}/${verb}`, headers: as(reader.token) };
-            },
-          },
-        ],
-      },
-      { key: 'unknown', name: 'GET /api/v1/nothing-here (404, no DynamoDB call)', requests: get('/api/v1/nothing-here', {}) },
-    ];
-    const endpoints = all.filter((e) => !ONLY || ONLY.includes(e.key));
+        },
+      ],
+    },
+    { key: 'unknown', name: 'GET /api/v1/nothing-here (404, no DynamoDB call)', requests: get('/api/v1/nothing-here', {}) },
+  ];
+  const endpoints = all.filter((e) => !ONLY || ONLY.includes(e.key));
 
-    const tallies = new Map<string, Tally[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const endpoint of endpoints) {
-        const tally = await run(baseUrl, endpoint);
-        tallies.set(endpoint.key, [...(tallies.get(endpoint.key) ?? []), tally]);
-        process.stderr.write(`round ${round + 1} ${endpoint.key}: ${(tally.requests / tally.seconds).toFixed(0)} req/s\n`);
-        await new Promise((resolve) => setTimeout(resolve, PAUSE * 1000));
-      }
+  const tallies = new Map<string, Tally[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const endpoint of endpoints) {
+      const tally = await run(baseUrl, endpoint);
+      tallies.set(endpoint.key, [...(tallies.get(endpoint.key) ?? []), tally]);
+      process.stderr.write(`round ${round + 1} ${endpoint.key}: ${(tally.requests / tally.seconds).toFixed(0)} req/s\n`);
+      await new Promise((resolve) => setTimeout(resolve, PAUSE * 1000));
     }
-    const rows = endpoints.map((e) => {
-      const runs = tallies.get(e.key)!;
-      const latencies = runs.flatMap((r) => r.latencies);
-      const statuses = new Map<number, number>();
-      for (const r of runs) for (const [s, n] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n);
-      const expected = e.key === 'unknown' ? 404 : 200;
-      const unexpected = [...statuses].filter(([s]) => s !== expected).map(([s, n]) => `${n}×${s}`);
-      const errors = runs.reduce((n, r) => n + r.errors, 0) - (e.key === 'unknown' ? (statuses.get(404) ?? 0) : 0);
-      return {
-        endpoint: e.name,
-        'req/s': Math.round(runs.reduce((n, r) => n + r.requests, 0) / runs.reduce((n, r) => n + r.seconds, 0)),
-        'p50 ms': Math.round(percentile(latencies, 50)),
-        'p99 ms': Math.round(percentile(latencies, 99)),
-        errors: unexpected.length > 0 ? `${errors} (${unexpected.join(', ')})` : String(errors),
-      };
-    });
-    process.stdout.write(`\nLoad: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint\n`);
-    printTable(rows);
-  } finally {
-    await stack?.stop();
   }
-}
-
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
+  const rows = endpoints.map((e) => {
+    const runs = tallies.get(e.key)!;
+    const latencies = runs.flatMap((r) => r.latencies);
+    const statuses = new Map<number, number>();
+    for (const r of runs) for (const [s, n] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n);
+    const expected = e.key === 'unknown' ? 404 : 200;
+    const unexpected = [...statuses].filter(([s]) => s !== expected).map(([s, n]) => `${n}×${s}`);
+    const errors = runs.reduce((n, r) => n + r.errors, 0) - (e.key === 'unknown' ? (statuses.get(404) ?? 0) : 0);
+    return {
+      endpoint: e.name,
+      'req/s': Math.round(runs.reduce((n, r) => n + r.requests, 0) / runs.reduce((n, r) => n + r.seconds, 0)),
+      'p50 ms': Math.round(percentile(latencies, 50)),
+      'p99 ms': Math.round(percentile(latencies, 99)),
+      errors: unexpected.length > 0 ? `${errors} (${unexpected.join(', ')})` : String(errors),
+    };
+  });
+  process.stdout.write(`\nLoad: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint\n`);
+  printTable(rows);
 });

@@ -10,8 +10,7 @@
 //           queue adapter, timers).
 // Each endpoint is measured one request at a time, then with 10 at once. Medians per request.
 // Usage: npm run bench:profile   (or BENCH_URL=... against a running stack; PROFILE_COUNT=100)
-import { startStack, type Stack } from '../test/support/stack';
-import { BENCH_STACK_ENV, percentile, printTable, seedWorld } from './lib';
+import { benchOnStack, percentile, printTable, seedWorld } from './lib';
 
 const COUNT = Number(process.env.PROFILE_COUNT ?? 100);
 
@@ -45,56 +44,45 @@ async function sample(concurrency: number, request: (i: number) => [string, Requ
 const median = (xs: number[]) => percentile(xs.filter((x) => !Number.isNaN(x)), 50);
 const ms = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(1));
 
-async function main() {
-  let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
-  try {
-    const { reader, targets, as } = await seedWorld(baseUrl, 2 * COUNT + 20);
-    const auth = { headers: { Authorization: `Bearer ${reader.token}` } };
-    let favourite = 30;
-    let posted = 0;
-    const endpoints: [string, (i: number) => [string, RequestInit]][] = [
-      ['GET /api/v1/timelines/public?limit=20', () => [`${baseUrl}/api/v1/timelines/public?limit=20`, {}]],
-      ['GET /api/v1/timelines/home', () => [`${baseUrl}/api/v1/timelines/home`, auth]],
-      ['GET /api/v1/accounts/verify_credentials', () => [`${baseUrl}/api/v1/accounts/verify_credentials`, auth]],
-      ['GET /api/v1/instance', () => [`${baseUrl}/api/v1/instance`, {}]],
-      ['GET /api/v1/notifications', () => [`${baseUrl}/api/v1/notifications`, auth]],
-      [
-        'POST /api/v1/statuses',
-        () => [`${baseUrl}/api/v1/statuses`, { method: 'POST', headers: as(reader.token), body: JSON.stringify({ status: `Profiled post ${posted++} with ten words and one #loadbench tag` }) }],
-      ],
-      ['POST /api/v1/statuses/:id/favourite', () => [`${baseUrl}/api/v1/statuses/${targets[favourite++]}/favourite`, { method: 'POST', headers: as(reader.token) }]],
-      ['GET /api/v1/nothing-here (no function)', () => [`${baseUrl}/api/v1/nothing-here`, {}]],
-    ];
-    for (const concurrency of [1, 10]) {
-      const rows = [];
-      for (const [name, request] of endpoints) {
-        await sample(concurrency, request); // warm-up: as many warm workers as connections
-        const splits = await sample(concurrency, request);
-        const handler = median(splits.map((s) => s.handler));
-        const db = median(splits.map((s) => s.db));
-        const busy = median(splits.map((s) => s.busy));
-        const total = median(splits.map((s) => s.total));
-        rows.push({
-          endpoint: name,
-          'total ms': ms(total),
-          'stack ms': ms(median(splits.map((s) => s.total - (Number.isNaN(s.handler) ? 0 : s.handler)))),
-          'db ms': ms(db),
-          'busy ms': ms(busy),
-          'off-db ms': ms(median(splits.map((s) => s.handler - s.db))),
-          'db calls': Number.isNaN(median(splits.map((s) => s.calls))) ? '-' : median(splits.map((s) => s.calls)),
-          'handler ms': ms(handler),
-        });
-      }
-      process.stdout.write(`\n${concurrency === 1 ? 'One request at a time' : `${concurrency} requests at once`} (${COUNT} requests per endpoint, medians):\n`);
-      printTable(rows);
+benchOnStack(async (baseUrl) => {
+  const { reader, targets, as } = await seedWorld(baseUrl, 2 * COUNT + 20);
+  const auth = { headers: { Authorization: `Bearer ${reader.token}` } };
+  let favourite = 30;
+  let posted = 0;
+  const endpoints: [string, (i: number) => [string, RequestInit]][] = [
+    ['GET /api/v1/timelines/public?limit=20', () => [`${baseUrl}/api/v1/timelines/public?limit=20`, {}]],
+    ['GET /api/v1/timelines/home', () => [`${baseUrl}/api/v1/timelines/home`, auth]],
+    ['GET /api/v1/accounts/verify_credentials', () => [`${baseUrl}/api/v1/accounts/verify_credentials`, auth]],
+    ['GET /api/v1/instance', () => [`${baseUrl}/api/v1/instance`, {}]],
+    ['GET /api/v1/notifications', () => [`${baseUrl}/api/v1/notifications`, auth]],
+    [
+      'POST /api/v1/statuses',
+      () => [`${baseUrl}/api/v1/statuses`, { method: 'POST', headers: as(reader.token), body: JSON.stringify({ status: `Profiled post ${posted++} with ten words and one #loadbench tag` }) }],
+    ],
+    ['POST /api/v1/statuses/:id/favourite', () => [`${baseUrl}/api/v1/statuses/${targets[favourite++]}/favourite`, { method: 'POST', headers: as(reader.token) }]],
+    ['GET /api/v1/nothing-here (no function)', () => [`${baseUrl}/api/v1/nothing-here`, {}]],
+  ];
+  for (const concurrency of [1, 10]) {
+    const rows = [];
+    for (const [name, request] of endpoints) {
+      await sample(concurrency, request); // warm-up: as many warm workers as connections
+      const splits = await sample(concurrency, request);
+      const handler = median(splits.map((s) => s.handler));
+      const db = median(splits.map((s) => s.db));
+      const busy = median(splits.map((s) => s.busy));
+      const total = median(splits.map((s) => s.total));
+      rows.push({
+        endpoint: name,
+        'total ms': ms(total),
+        'stack ms': ms(median(splits.map((s) => s.total - (Number.isNaN(s.handler) ? 0 : s.handler)))),
+        'db ms': ms(db),
+        'busy ms': ms(busy),
+        'off-db ms': ms(median(splits.map((s) => s.handler - s.db))),
+        'db calls': Number.isNaN(median(splits.map((s) => s.calls))) ? '-' : median(splits.map((s) => s.calls)),
+        'handler ms': ms(handler),
+      });
     }
-  } finally {
-    await stack?.stop();
+    process.stdout.write(`\n${concurrency === 1 ? 'One request at a time' : `${concurrency} requests at once`} (${COUNT} requests per endpoint, medians):\n`);
+    printTable(rows);
   }
-}
-
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
 });

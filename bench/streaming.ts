@@ -6,8 +6,7 @@
 // one batch read of the listeners' flags, their filters, and postToConnection.
 // Usage: npm run bench:streaming   (starts its own local stack; BENCH_URL uses a running one)
 import WebSocket from 'ws';
-import { startStack, type Stack } from '../test/support/stack';
-import { BENCH_STACK_ENV, fixtureUser, json, percentile, printTable } from './lib';
+import { benchOnStack, fixtureUser, json, percentile, printTable } from './lib';
 
 const POSTS = Number(process.env.BENCH_COUNT ?? 50);
 const LISTENER_COUNTS = (process.env.BENCH_LISTENERS ?? '1,100').split(',').map(Number);
@@ -80,22 +79,11 @@ async function scenario(baseUrl: string, wsUrl: string, listenerCount: number) {
   };
 }
 
-async function main() {
-  let stack: Stack | undefined;
-  const baseUrl = process.env.BENCH_URL ?? (stack = await startStack({ env: BENCH_STACK_ENV })).baseUrl;
-  try {
-    const instance = await json<{ urls: { streaming_api: string } }>(fetch(`${baseUrl}/api/v1/instance`));
-    const wsUrl = instance.urls.streaming_api.replace(/\/+$/, '');
-    const rows = [];
-    for (const n of LISTENER_COUNTS) rows.push(await scenario(baseUrl, wsUrl, n));
-    process.stdout.write(`\nStreaming delivery latency, POST /api/v1/statuses to the WebSocket update frame (${POSTS} posts each, after ${WARMUP} warm-up posts):\n`);
-    printTable(rows);
-  } finally {
-    await stack?.stop();
-  }
-}
-
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
+benchOnStack(async (baseUrl) => {
+  const instance = await json<{ urls: { streaming_api: string } }>(fetch(`${baseUrl}/api/v1/instance`));
+  const wsUrl = instance.urls.streaming_api.replace(/\/+$/, '');
+  const rows = [];
+  for (const n of LISTENER_COUNTS) rows.push(await scenario(baseUrl, wsUrl, n));
+  process.stdout.write(`\nStreaming delivery latency, POST /api/v1/statuses to the WebSocket update frame (${POSTS} posts each, after ${WARMUP} warm-up posts):\n`);
+  printTable(rows);
 });
