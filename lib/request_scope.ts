@@ -5,46 +5,40 @@
 // write of the same invocation asks the table itself.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const scopes = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
-/** Facts known synchronously in the same scope (by scope map). */
-const facts = new WeakMap<Map<string, Promise<unknown>>, Map<string, unknown>>();
+/** Reads under way or done, by key; and facts known without a read (lib/db/viewer_summary.ts). */
+type Scope = { reads: Map<string, Promise<unknown>>; facts: Map<string, unknown> };
+
+const scopes = new AsyncLocalStorage<Scope>();
 
 /** Runs `fn` in a fresh scope (one invocation). */
-export const inRequestScope = <T>(fn: () => T): T => scopes.run(new Map(), fn);
-
-/** Records a fact this invocation knows without a read (lib/db/viewer_summary.ts). */
-export function setFactInRequest(key: string, value: unknown): void {
-  const scope = scopes.getStore();
-  if (!scope) return;
-  const known = facts.get(scope) ?? new Map<string, unknown>();
-  known.set(key, value);
-  facts.set(scope, known);
-}
-
-/** A fact recorded in this invocation, or undefined. */
-export function factInRequest(key: string): unknown {
-  const scope = scopes.getStore();
-  return scope ? facts.get(scope)?.get(key) : undefined;
-}
+export const inRequestScope = <T>(fn: () => T): T => scopes.run({ reads: new Map(), facts: new Map() }, fn);
 
 /** The answer of `read` under `key`, read at most once per scope (a failed read is not kept). */
 export function oncePerRequest<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const scope = scopes.getStore();
-  if (!scope) return read();
-  const known = scope.get(key) as Promise<T> | undefined;
+  const reads = scopes.getStore()?.reads;
+  if (!reads) return read();
+  const known = reads.get(key) as Promise<T> | undefined;
   if (known) return known;
   const reading = read();
-  scope.set(key, reading);
-  reading.catch(() => scope.delete(key));
+  reads.set(key, reading);
+  reading.catch(() => reads.delete(key));
   return reading;
+}
+
+/** Records what a read under `key` would answer, known without reading. */
+export function knownInRequest<T>(key: string, value: T): void {
+  scopes.getStore()?.reads.set(key, Promise.resolve(value));
 }
 
 /** Forgets what the scope read under `key` (after the invocation changed it). */
 export function forgetInRequest(key: string): void {
-  scopes.getStore()?.delete(key);
+  scopes.getStore()?.reads.delete(key);
 }
 
-/** Records what a read under `key` would answer, known without reading (lib/db/viewer_summary.ts). */
-export function knownInRequest<T>(key: string, value: T): void {
-  scopes.getStore()?.set(key, Promise.resolve(value));
+/** Records a fact this invocation knows without a read. */
+export function setFactInRequest(key: string, value: unknown): void {
+  scopes.getStore()?.facts.set(key, value);
 }
+
+/** A fact recorded in this invocation, or undefined. */
+export const factInRequest = (key: string): unknown => scopes.getStore()?.facts.get(key);

@@ -34,7 +34,7 @@ async function limitInstances(limit) {
   };
 
   /** Starts the first waiting invocation on an idle instance, if both exist. */
-  const drain = (pool, key, definition, state) => {
+  const drain = (state) => {
     while (state.waiting.length > 0) {
       const idle = [...state.instances].find((f) => f.status === 'IDLE');
       if (!idle) return;
@@ -44,16 +44,14 @@ async function limitInstances(limit) {
   };
 
   /** Follows an instance: when an invocation ends, the next waiting one takes it; when the pool cleans it up, it is gone. */
-  const track = (pool, key, definition, state, instance) => {
+  const track = (state, instance) => {
     if (state.instances.has(instance)) return instance;
     state.instances.add(instance);
     const run = instance.runHandler.bind(instance);
     instance.runHandler = function runHandler() {
       const running = run();
-      running.then(
-        () => setImmediate(() => drain(pool, key, definition, state)),
-        () => setImmediate(() => drain(pool, key, definition, state)),
-      );
+      const next = () => setImmediate(() => drain(state));
+      running.then(next, next);
       return running;
     };
     const cleanup = instance.cleanup.bind(instance);
@@ -68,10 +66,9 @@ async function limitInstances(limit) {
     const state = stateOf(this, key);
     const idle = [...state.instances].some((f) => f.status === 'IDLE');
     // Those already waiting go first.
-    if (state.waiting.length === 0 && (idle || state.instances.size < limit)) return track(this, key, definition, state, originalGet.call(this, key, definition));
+    if (state.waiting.length === 0 && (idle || state.instances.size < limit)) return track(state, originalGet.call(this, key, definition));
     // All busy and no room for another: an invocation that waits for the first free one. Callers
     // use an instance as get() → setClientContext() → setEvent() → runHandler().
-    const pool = this;
     let event;
     let clientContext;
     return {
@@ -91,7 +88,7 @@ async function limitInstances(limit) {
             instance.setEvent(event);
             instance.runHandler().then(resolve, reject);
           });
-          drain(pool, key, definition, state);
+          drain(state);
         });
       },
     };

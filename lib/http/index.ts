@@ -24,10 +24,10 @@ export { Reply, json, html, redirect, raw } from './reply';
 export type { UploadedFile } from './body';
 
 type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
 
 /** This instance's name, made when the module loads: one per Lambda container (or local worker thread). */
 const INSTANCE = Math.random().toString(36).slice(2, 10);
-type Result = APIGatewayProxyStructuredResultV2;
 
 export type Ctx<A extends AuthMode = AuthMode> = {
   event: Event;
@@ -119,7 +119,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const base = async (event: Event, context: Context): Promise<Result> => {
     const started = Date.now();
-    const busyBefore = performance.eventLoopUtilization();
+    const busyBefore = config.exposeMetrics ? performance.eventLoopUtilization() : undefined;
     const meter: DbMeter = { calls: 0, writes: 0 };
     const path = event.rawPath ?? '/';
     const requestId = context?.awsRequestId ?? event.requestContext?.requestId ?? '';
@@ -147,7 +147,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
         // What bench/profile.ts splits a request's time by: waiting on DynamoDB, and this thread busy
         // (our code and the SDK's, parsing and rendering; one invocation at a time per thread, as in Lambda).
         'X-Db-Ms': (meter.waitMs ?? 0).toFixed(1),
-        'X-Busy-Ms': performance.eventLoopUtilization(busyBefore).active.toFixed(1),
+        'X-Busy-Ms': performance.eventLoopUtilization(busyBefore!).active.toFixed(1),
         // What bench/cost.ts prices: capacity units as DynamoDB reports them, S3 requests, queue messages.
         'X-Db-Read-Units': String(meter.readUnits ?? 0),
         'X-Db-Write-Units': String(meter.writeUnits ?? 0),
