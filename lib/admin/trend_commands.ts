@@ -8,7 +8,7 @@ import { pastWeek, tagsUsedOn } from '../db/tags';
 import { hiddenTrendList, hideTrend, unhideTrend, type HiddenTrendKind } from '../db/trends';
 import { isId } from '../ids';
 import { trendScore } from '../tags/trends';
-import { normalizeTag } from '../text/status';
+import { normalizeTag } from '../text/tags';
 import { rankLinks, rankStatuses } from '../trends';
 import { AdminError } from './commands';
 

@@ -20,7 +20,8 @@ import { listedInPublicTimelines, reblogKeepsVisibility, searchableByAnyone } fr
 import { enqueue } from '../queue';
 import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
-import { normalizeTag, parseStatusText } from '../text/status';
+import { parseStatusText } from '../text/status';
+import { normalizeTag } from '../text/tags';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import { readEmojiTags } from './emoji_tags';
 import { requestAttachmentCopies, requestCopiesOfStatus } from './media_requests';

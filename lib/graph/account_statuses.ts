@@ -9,7 +9,7 @@ import { pageQuery } from '../paging';
 import { booleanish, text } from '../schema';
 import { blockedBetween, visibleTo } from '../policy';
 import type { TimelinePage } from '../db/timelines';
-import { normalizeTag } from '../text/status';
+import { normalizeTag } from '../text/tags';
 
 export const accountStatusesQuery = pageQuery(20, 40).extend({
   id: z.string(),

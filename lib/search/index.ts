@@ -13,7 +13,7 @@ import { statusesByIds, type Status } from '../db/statuses';
 import type { Item } from '../db/table';
 import { hiddenFor, visibleTo, type Hidden } from '../policy';
 import { tagsWithHistory } from '../tags/trends';
-import { normalizeTag } from '../text/status';
+import { normalizeTag } from '../text/tags';
 
 /** How many index Queries one source (public / own) may make while filling a page. */
 const MAX_CALLS = 8;

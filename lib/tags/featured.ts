@@ -16,7 +16,8 @@ import { nowIso } from '../db/table';
 import { config } from '../config';
 import { notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
-import { extractEntities, normalizeTag } from '../text/status';
+import { extractEntities } from '../text/status';
+import { normalizeTag } from '../text/tags';
 import { tagsWithHistory } from './trends';
 
 export const SUGGESTED_TAGS = 10;

@@ -8,7 +8,7 @@ import { notFound } from '../errors';
 import { newId } from '../ids';
 import type { Page, PageEdges } from '../paging';
 import { renderTag, type RenderedTag } from '../render/tag';
-import { normalizeTag } from '../text/status';
+import { normalizeTag } from '../text/tags';
 import { hashtagName } from './featured';
 import { tagsWithHistory } from './trends';
 

@@ -12,6 +12,7 @@ import twitterText from 'twitter-text';
 import { config } from '../config';
 import { escapeHtml, linkHtml } from './html';
 import { COUNTED_LIMITS } from './limits';
+import { normalizeTag } from './tags';
 
 export type UrlEntity = { kind: 'url'; start: number; end: number; text: string; href: string };
 export type MentionEntity = { kind: 'mention'; start: number; end: number; username: string; domain: string | null };
@@ -42,8 +43,6 @@ function asHttpUrl(candidate: string): string | undefined {
   }
 }
 
-/** Hashtag names as stored and keyed: NFKC, lower-cased. */
-export const normalizeTag = (tag: string) => tag.normalize('NFKC').toLowerCase();
 
 /**
  * A status text tokenised once: what posting reads to count, resolve mentions,

@@ -1,4 +1,5 @@
-import { extractEntities, normalizeTag, parseStatusText, statusLength, statusToHtml, tagsOf, type ResolvedMention } from '../../lib/text/status';
+import { extractEntities, parseStatusText, statusLength, statusToHtml, tagsOf, type ResolvedMention } from '../../lib/text/status';
+import { normalizeTag } from '../../lib/text/tags';
 
 const alice: ResolvedMention = { id: '1', username: 'alice', acct: 'alice', url: 'https://social.example/@alice' };
 const resolved = new Map([['alice@', alice]]);
