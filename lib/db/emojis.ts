@@ -1,6 +1,7 @@
 // Local custom emoji: one item per shortcode in the EMOJIS partition (listed
 // whole by GET /api/v1/custom_emojis; looked up by exact key when rendering).
 import { z } from 'zod';
+import { memo } from '../memo';
 import { keys } from './keys';
 import { batchGet, deleteItem, putItem, queryAll } from './table';
 
@@ -24,10 +25,30 @@ export type RemoteEmoji = z.infer<typeof remoteEmoji>;
 export const allEmojis = () =>
   queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.emojisPartition() } }, emojiItem);
 
-/** Adds an emoji; false when the shortcode is taken. */
-export const putEmoji = (emoji: Emoji) => putItem({ ...keys.emoji(emoji.shortcode), ...emoji }, { ifAbsent: true });
+const kept = memo(allEmojis);
 
-export const deleteEmoji = (shortcode: string) => deleteItem(keys.emoji(shortcode), emojiItem, { ConditionExpression: 'attribute_exists(PK)' });
+/**
+ * Every local emoji as read at most MEMO_TTL_MS ago in this container (lib/memo.ts), for GET
+ * /api/v1/custom_emojis: adding or removing one here shows at once, elsewhere within the TTL. Frozen.
+ */
+export const recentEmojis = (): Promise<Emoji[]> => kept.get();
+
+/** Adds an emoji; false when the shortcode is taken. */
+export async function putEmoji(emoji: Emoji) {
+  try {
+    return await putItem({ ...keys.emoji(emoji.shortcode), ...emoji }, { ifAbsent: true });
+  } finally {
+    kept.forget();
+  }
+}
+
+export async function deleteEmoji(shortcode: string) {
+  try {
+    return await deleteItem(keys.emoji(shortcode), emojiItem, { ConditionExpression: 'attribute_exists(PK)' });
+  } finally {
+    kept.forget();
+  }
+}
 
 export async function emojisByShortcodes(shortcodes: string[]): Promise<Map<string, Emoji>> {
   const found = await batchGet(shortcodes.map((s) => keys.emoji(s)), emojiItem);

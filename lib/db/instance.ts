@@ -1,6 +1,7 @@
 // Instance settings: one item, read on registration, auth and the instance endpoints.
 import { z } from 'zod';
 import { config } from '../config';
+import { memo } from '../memo';
 import { keys } from './keys';
 import { getItem, nowIso, putItem } from './table';
 
@@ -35,14 +36,28 @@ const withDefaults = (s: z.infer<typeof settingsItem>): InstanceSettings => ({
   requireEmailConfirmation: s.requireEmailConfirmation ?? config.stage !== 'local',
 });
 
+/** The settings as stored now: for the operator's commands and for decisions that must follow a change at once. */
 export async function instanceSettings(): Promise<InstanceSettings> {
   const stored = await getItem(keys.instanceSettings(), settingsItem);
   return withDefaults(stored ?? settingsItem.parse({}));
 }
 
+const kept = memo(instanceSettings);
+
+/**
+ * The settings as read at most MEMO_TTL_MS ago in this container (lib/memo.ts), for what every request reads
+ * (the instance endpoints, the public preview check): a change made here shows at once, one made in another
+ * container or by the CLI within the TTL. Frozen: shared by every caller.
+ */
+export const recentInstanceSettings = (): Promise<InstanceSettings> => kept.get();
+
 export async function updateInstanceSettings(changes: Partial<z.infer<typeof settingsItem>>): Promise<InstanceSettings> {
   const current = (await getItem(keys.instanceSettings(), settingsItem, true)) ?? settingsItem.parse({});
   const next = settingsItem.parse({ ...current, ...changes, updatedAt: nowIso() });
-  await putItem({ ...keys.instanceSettings(), ...next });
+  try {
+    await putItem({ ...keys.instanceSettings(), ...next });
+  } finally {
+    kept.forget();
+  }
   return withDefaults(next);
 }

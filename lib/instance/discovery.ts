@@ -4,7 +4,7 @@
 import escapeHtml from 'escape-html';
 import { MASTODON_COMPATIBILITY, SOFTWARE, config } from '../config';
 import { accountByUsername, type Account } from '../db/accounts';
-import { instanceSettings } from '../db/instance';
+import { recentInstanceSettings } from '../db/instance';
 import { badRequest, notFound } from '../errors';
 import { HALF_YEAR_DAYS, MONTH_DAYS, activeUsers } from '../db/activity';
 import { instanceStats } from '../db/stats';
@@ -31,7 +31,7 @@ export const mastodonApiLevel = () => MASTODON_COMPATIBILITY.version;
  */
 export async function nodeinfo(version: NodeinfoVersion = '2.0') {
   const [settings, stats, activeMonth, activeHalfyear] = await Promise.all([
-    instanceSettings(),
+    recentInstanceSettings(),
     instanceStats(),
     activeUsers(MONTH_DAYS),
     activeUsers(HALF_YEAR_DAYS),

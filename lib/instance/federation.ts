@@ -1,7 +1,7 @@
 // What the instance tells anyone about its federation: the servers it knows
 // (GET /api/v1/instance/peers, suspended ones left out) and, when the operator
 // makes them public, the domains it blocks (GET /api/v1/instance/domain_blocks).
-import { instanceSettings } from '../db/instance';
+import { recentInstanceSettings } from '../db/instance';
 import { allInstanceDomainBlocks, allPeers, type InstanceDomainBlock } from '../db/instance_domain_blocks';
 import { notFound } from '../errors';
 import { isSuspendedDomain } from '../policy/instance_domains';
@@ -16,6 +16,6 @@ export async function knownPeers(): Promise<string[]> {
 
 /** The operator's domain blocks, by domain; "Record not found" unless the operator made them public. */
 export async function publicDomainBlocks(): Promise<InstanceDomainBlock[]> {
-  if (!(await instanceSettings()).domainBlocksPublic) throw notFound();
+  if (!(await recentInstanceSettings()).domainBlocksPublic) throw notFound();
   return allInstanceDomainBlocks();
 }

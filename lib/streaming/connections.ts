@@ -17,7 +17,7 @@ import {
   type StreamBinding,
   type Withdrawn,
 } from '../db/connections';
-import { instanceSettings } from '../db/instance';
+import { recentInstanceSettings } from '../db/instance';
 import type { Token } from '../db/tokens';
 import { accountDisabled, HttpError, outsideScopes, unauthorized } from '../errors';
 import { assertFunctional, resolveToken } from '../http/auth';
@@ -207,7 +207,7 @@ export async function openConnection(req: ConnectRequest): Promise<Connection> {
  */
 export async function streamPrincipal(auth: { token: Token; account: Account | undefined } | undefined): Promise<Principal & { tokenId: string | null }> {
   if (auth) return { accountId: auth.account?.id ?? null, scopes: auth.token.scopes, tokenId: auth.token.id };
-  if (!(await instanceSettings()).publicPreview) throw unauthorized('Missing access token');
+  if (!(await recentInstanceSettings()).publicPreview) throw unauthorized('Missing access token');
   return { accountId: null, scopes: [], tokenId: null };
 }
 

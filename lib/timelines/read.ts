@@ -4,7 +4,7 @@
 // statuses, the visibility check and one rendering batch.
 import { z } from 'zod';
 import type { Account } from '../db/accounts';
-import { instanceSettings } from '../db/instance';
+import { recentInstanceSettings } from '../db/instance';
 import { statusesByIds, type Status } from '../db/statuses';
 import { collectPage, homeTimelinePage, publicTimelineEntries, tagTimelineEntries, type PublicScope, type TimelineEntry, type TimelinePage } from '../db/timelines';
 
@@ -69,7 +69,7 @@ export async function homeTimeline(viewer: Account, input: HomeQuery): Promise<T
 /** Public and hashtag timelines need a token when the instance turned public preview off. */
 export async function assertPublicPreview(viewer: Account | undefined, hasToken: boolean): Promise<void> {
   if (hasToken || viewer) return;
-  const settings = await instanceSettings();
+  const settings = await recentInstanceSettings();
   if (!settings.publicPreview) throw requiresAuth();
 }
 

@@ -10,8 +10,11 @@ import ts from 'typescript';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const lib = join(root, 'lib');
 
-/** The modules every layer may use: settings, logging, errors, ids, the AWS clients, paging, schemas, the per-invocation read scope. */
-const BASE = new Set(['config', 'secrets', 'log', 'errors', 'ids', 'aws', 'crypto', 'paging', 'schema', 'net', 'request_scope']);
+/**
+ * The modules every layer may use: settings, logging, errors, ids, the AWS clients, paging, schemas, the per-invocation
+ * read scope, the per-container memory of shared reads.
+ */
+const BASE = new Set(['config', 'secrets', 'log', 'errors', 'ids', 'aws', 'crypto', 'paging', 'schema', 'net', 'request_scope', 'memo']);
 /** What each layer may import besides itself (ARCHITECTURE.md). */
 const ALLOWED: Record<string, (target: string) => boolean> = {
   base: (t) => BASE.has(t),

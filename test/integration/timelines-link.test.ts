@@ -81,7 +81,8 @@ describe('a trending link’s timeline', () => {
     expect(res.status).toBe(200);
     expect(idsOf(res.body)).toEqual([third!.id, second!.id]);
     expect(res.body[0]).toMatchObject({ url: expect.any(String), card: { url, title: 'Page /story' }, account: { id: third!.user.account.id } });
-    // The address's rate-limit counter, the instance settings (public preview: signed out), the trend state ∥ the
+    // The address's rate-limit counter, the instance settings (public preview: signed out; the file's first such read,
+    // later ones find them kept, lib/memo.ts), the trend state ∥ the
     // card ∥ the page's Query, the statuses, their authors (discoverable?), the rendering's one batch read
     // (signed out: no relationships, blocks or filters to read).
     expect(res.headers['x-db-calls']).toBe('8');
