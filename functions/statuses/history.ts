@@ -6,7 +6,7 @@ import { notFound } from '../../lib/errors';
 import { http, type Ctx } from '../../lib/http';
 import { viewableStatus } from '../../lib/policy';
 import { renderStatusEdits } from '../../lib/render/status_edit';
-import { statusHistory } from '../../lib/statuses/edit';
+import { statusHistory } from '../../lib/statuses/history';
 
 export const schema = z.object({ id: z.string() });
 

@@ -9,16 +9,17 @@
 import type { Account } from '../db/accounts';
 import { mediaByIds, type Media } from '../db/media';
 import { pollById, type Poll } from '../db/polls';
-import { hasStatusEdits, reindexEditedStatus, statusEditsOf, writeStatusEdit, type StatusEdit, type StatusEditWrite } from '../db/status_edits';
+import { hasStatusEdits, reindexEditedStatus, writeStatusEdit, type StatusEditWrite } from '../db/status_edits';
 import { statusById, type Status } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { notFound, unprocessable } from '../errors';
-import { isId, newId } from '../ids';
+import { isId } from '../ids';
 import { log } from '../log';
 import { listedInPublicTimelines, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
 import { mentionedAccounts, statusToHtml, tagsOf } from '../text/status';
 import { checkMedia, checkRules, newPoll, resolveMentions, type NewStatus } from './create';
+import { versionOf } from './history';
 
 /**
  * An edit, as Mastodon's PUT takes it: the new version whole. Text, content warning, sensitivity, attachments
@@ -35,23 +36,6 @@ export type StatusChanges = {
   /** The poll: the same options (and kind) keep it and its votes; others replace it, votes reset; absent removes it. */
   poll?: NewStatus['poll'];
 };
-
-/** A version of the status as it stands, for its history. */
-export function versionOf(status: Status, at: string, media: Map<string, Pick<Media, 'description'>>, poll: Pick<Poll, 'options'> | undefined): StatusEdit {
-  return {
-    id: newId(new Date(at)),
-    statusId: status.id,
-    accountId: status.accountId,
-    createdAt: at,
-    text: status.text,
-    contentHtml: status.contentHtml,
-    spoilerText: status.spoilerText,
-    sensitive: status.sensitive,
-    mediaIds: status.mediaIds,
-    mediaDescriptions: status.mediaIds.map((id) => media.get(id)?.description ?? null),
-    pollOptions: poll ? poll.options.map((o) => o.title) : null,
-  };
-}
 
 const invalid = (message: string) => unprocessable(`Validation failed: ${message}`);
 
@@ -174,12 +158,4 @@ async function fanOutEditQuietly(status: Status): Promise<void> {
   } catch (err) {
     log.error('enqueue after an edit failed', { statusId: status.id, err });
   }
-}
-
-/** Every version of a status, oldest first; one never edited has one, itself (as Mastodon answers). */
-export async function statusHistory(status: Status): Promise<StatusEdit[]> {
-  const versions = await statusEditsOf(status.id);
-  if (versions.length > 0) return versions;
-  const [media, poll] = await Promise.all([mediaByIds(status.mediaIds), status.pollId ? pollById(status.pollId) : Promise.resolve(undefined)]);
-  return [versionOf(status, status.createdAt, media, poll)];
 }
