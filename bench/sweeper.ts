@@ -33,7 +33,7 @@ async function main() {
   const { batchWrite } = await import('../lib/db/table');
   const { newId } = await import('../lib/ids');
   const { QUEUES, registerInlineWorker } = await import('../lib/queue');
-  const { publishDueScheduled, scheduleStatus } = await import('../lib/statuses/scheduled');
+  const { publishDueScheduled, scheduleStatus } = await import('../lib/statuses/scheduled_posting');
   const { issueAccessToken } = await import('../lib/tokens');
   const { processFanout } = await import('../functions/workers/fanout');
   const { fanoutMessage } = await import('../lib/queue/messages');

@@ -7,7 +7,7 @@ import { requestedId, statusInputFields } from '../../lib/statuses/input';
 import { renderStatus } from '../../lib/render/status';
 import { postStatus } from '../../lib/statuses/create';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
-import { scheduleStatus } from '../../lib/statuses/scheduled';
+import { scheduleStatus } from '../../lib/statuses/scheduled_posting';
 
 export const schema = z.object({
   ...statusInputFields,

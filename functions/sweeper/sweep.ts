@@ -5,7 +5,7 @@ import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { closeDuePolls } from '../../lib/notifications/polls';
-import { publishDueScheduled } from '../../lib/statuses/scheduled';
+import { publishDueScheduled } from '../../lib/statuses/scheduled_posting';
 
 /** `time` as EventBridge writes it: UTC, to the second (milliseconds tolerated). */
 const EVENT_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
@@ -19,7 +19,7 @@ const EVENT_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
  * (an operator with IAM rights could, but could as well write to the table). So `time` is the rule's firing
  * time, at or shortly before the run (what becomes due in between waits for the next minute); a retried
  * invocation keeps its original `time`, which only makes it do less. Exactly-once publishing never depended on
- * the clock (the claim in lib/statuses/scheduled.ts), and published statuses take their ids and `created_at`
+ * the clock (the claim in lib/statuses/scheduled_posting.ts), and published statuses take their ids and `created_at`
  * from the real clock whatever the instant (lib/statuses/create.ts).
  *
  * Locally, serverless-offline's scheduler sets `time` to the wall clock, and a test can invoke the function

@@ -15,7 +15,7 @@ import { scheduledById } from '../../lib/db/scheduled';
 import { statusItem } from '../../lib/db/statuses';
 import { putItem, queryAll } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
-import { publishDueScheduled, publishScheduled } from '../../lib/statuses/scheduled';
+import { publishDueScheduled, publishScheduled } from '../../lib/statuses/scheduled_posting';
 import { aFollow, aMediaAttachment, anAppToken, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { z } from 'zod';
