@@ -213,7 +213,7 @@ const TEXT_TYPES = /^(text\/|application\/(json|x-www-form-urlencoded|xml|javasc
 
 /** The event a function URL delivers (payload format 2.0) for an HTTP request. */
 export function functionUrlEvent(req: IncomingMessage, body: Buffer, opts: { requestId?: string } = {}): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://function-url.local');
+  const url = requestTarget(req.url);
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -260,6 +260,18 @@ export function functionUrlEvent(req: IncomingMessage, body: Buffer, opts: { req
     ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64') } : {}),
     isBase64Encoded: body.length > 0 && !text,
   };
+}
+
+/**
+ * The path and query of a request target. `new URL(target, base)` would read a path
+ * that starts with `//` as a host name; an absolute-form target keeps its path.
+ */
+export function requestTarget(target = '/'): { pathname: string; search: string; searchParams: URLSearchParams } {
+  const at = target.indexOf('?');
+  let pathname = at < 0 ? target : target.slice(0, at);
+  const search = at < 0 ? '' : target.slice(at);
+  if (/^https?:\/\//i.test(pathname)) pathname = pathname.replace(/^https?:\/\/[^/]*/i, '') || '/';
+  return { pathname, search: search === '?' ? '' : search, searchParams: new URLSearchParams(search) };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -8,6 +8,9 @@
 //     `awslambda` globals, and each chunk reaches the client as it is written;
 //   - passes every other request, unchanged, to serverless offline, which moves to
 //     a free internal port.
+//   - invokes the function of every other request itself, in serverless offline's warm
+//     instances, as API Gateway's HTTP API would (infra/local/http-api.ts); serverless
+//     offline, moved to a free internal port, serves only what no route takes.
 // Loaded by the serverless plugin infra/local/stream-offline.cjs.
 import { randomUUID } from 'node:crypto';
 import { Agent, STATUS_CODES, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,8 +20,9 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { LAMBDA_REQUEST_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
 import { freePort } from './emulators';
-import { FunctionUrlResponse, functionUrlEvent } from './lambda-stream';
-import { answerPreflight, httpApiCors, isPreflight } from './preflight';
+import { HttpApiRouter, httpAnswer, httpApiEvent, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
+import { FunctionUrlResponse, functionUrlEvent, requestTarget } from './lambda-stream';
+import { answerPreflight, httpApiCors, isPreflight, type HttpApiCors } from './preflight';
 import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
 
 /** Lambda's limit on an invocation's request payload. */
@@ -94,6 +98,9 @@ function answerOnSocket(socket: Duplex, status: number, message: string): void {
 }
 
 type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
+
+/** Runs one invocation of a function in serverless offline's instance pool (infra/local/warm-pool.cjs). */
+export type Invoke = (functionKey: string, definition: unknown, event: unknown) => Promise<unknown>;
 
 /** The slice of Serverless Framework v3's object this plugin reads and adjusts. */
 export type Serverless = {
@@ -389,20 +396,30 @@ export class StreamFront {
   private server: Server | undefined;
   private readonly workers = new Map<string, FunctionWorker>();
   private readonly agent = new Agent({ keepAlive: true });
+  private router = new HttpApiRouter([]);
+  private cors: HttpApiCors | undefined;
 
   constructor(
     private readonly serverless: Serverless,
     private readonly options: Record<string, unknown>,
     private readonly say: Say,
+    private readonly invoke: Invoke,
   ) {}
 
-  /** Before serverless offline starts: finds the streamed functions and moves serverless offline to an internal port. */
+  /** Whether this server takes the public port: it does whenever it has something to serve. */
+  private get serving(): boolean {
+    return this.functions.length > 0 || this.router.size > 0;
+  }
+
+  /** Before serverless offline starts: finds the routes and streamed functions and moves serverless offline to an internal port. */
   async prepare(): Promise<void> {
     const service = this.serverless.service;
     const custom = (service.custom ??= {});
     const offline = offlineSchema.parse(custom['serverless-offline'] ?? {});
     this.functions = streamedFunctions(this.serverless, offline.location ?? '', this.say);
-    if (this.functions.length === 0) return;
+    this.router = new HttpApiRouter(httpApiRoutes(service));
+    this.cors = httpApiCors(service.provider);
+    if (!this.serving) return;
     this.publicPort = Number(this.options.httpPort ?? offline.httpPort ?? 3000);
     this.host = String(this.options.host ?? offline.host ?? 'localhost');
     this.upstreamPort = await freePort();
@@ -413,7 +430,7 @@ export class StreamFront {
 
   /** Once serverless offline listens: takes the public HTTP port. */
   async listen(): Promise<void> {
-    if (this.functions.length === 0 || this.server) return;
+    if (!this.serving || this.server) return;
     // Node would answer an HTTP/1.1 request without Host with a bare 400; route() answers it as the API does.
     const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
     server.on('clientError', answerClientError);
@@ -459,11 +476,33 @@ export class StreamFront {
       answerPreflight(req, res, cors);
       return;
     }
-    const path = (req.url ?? '/').split('?')[0];
+    const path = requestTarget(req.url).pathname;
     const method = (req.method ?? 'GET').toUpperCase();
     const fn = this.functions.find((f) => f.routes.some((r) => r.path === path && (r.method === method || r.method === 'ANY')));
-    if (fn) this.stream(fn, req, res);
+    if (fn) return this.stream(fn, req, res);
+    const match = this.router.match(method, path);
+    if (match) this.call(match, req, res);
     else this.proxy(req, res);
+  }
+
+  /** As API Gateway: the whole request read (within Lambda's payload limit), the function invoked, its result answered. */
+  private call(match: RouteMatch, req: IncomingMessage, res: ServerResponse) {
+    readBody(req, res, maxBodyBytes(req.headers['content-type']), (body) => {
+      const { functionKey } = match.route;
+      const event = httpApiEvent(req, body, match, randomUUID());
+      const answer = (outcome: { result: unknown } | { error: unknown }) => {
+        // The client may have left; the invocation still ran to its end, as in AWS.
+        if (res.destroyed || res.writableEnded) return;
+        writeAnswer(req, res, withCors(httpAnswer(outcome), req.headers.origin, this.cors));
+      };
+      this.invoke(functionKey, this.serverless.service.getFunction(functionKey), event).then(
+        (result) => answer({ result }),
+        (error: unknown) => {
+          this.say('error', `${functionKey}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          answer({ error });
+        },
+      );
+    });
   }
 
   private stream(fn: StreamedFunction, req: IncomingMessage, res: ServerResponse) {

@@ -80,7 +80,8 @@ describe('the local front server answers CORS preflights as the HTTP API does', 
         getFunction: (key) => functions[key],
       },
     };
-    front = new StreamFront(serverless, {}, () => undefined);
+    // No route of this service is an HTTP API route: nothing is invoked through the pool.
+    front = new StreamFront(serverless, {}, () => undefined, () => Promise.reject(new Error('no HTTP API route here')));
     await front.prepare();
     const moved = z.object({ httpPort: z.number() }).parse(serverless.service.custom?.['serverless-offline']);
     // Stands in for serverless offline: records what reaches it.

@@ -336,7 +336,8 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
         getFunction: (key) => functions[key],
       },
     };
-    front = new StreamFront(serverless, {}, () => undefined);
+    // No route of this service is an HTTP API route: nothing is invoked through the pool.
+    front = new StreamFront(serverless, {}, () => undefined, () => Promise.reject(new Error('no HTTP API route here')));
     await front.prepare();
     const moved = z.object({ httpPort: z.number() }).parse(serverless.service.custom?.['serverless-offline']);
     expect(moved.httpPort).not.toBe(port);
