@@ -2,15 +2,8 @@
 // announcements page: write one (published at once, or kept as a draft), change its text or dates, publish
 // or unpublish it, delete it, list them all. Users see published ones that have not ended (GET
 // /api/v1/announcements); their `user` streams hear of each change (lib/announcements/streaming.ts).
-import {
-  createAnnouncement,
-  editAnnouncement,
-  everyAnnouncement,
-  isShown,
-  isoDate,
-  removeAnnouncement,
-  setPublished,
-} from '../announcements';
+import { isShown } from '../announcements';
+import { createAnnouncement, editAnnouncement, everyAnnouncement, isoDate, removeAnnouncement, setPublished } from '../announcements/operator';
 import { publishAnnouncement, publishAnnouncementDelete } from '../announcements/streaming';
 import type { Announcement } from '../db/announcements';
 import { HttpError } from '../errors';

@@ -6,7 +6,7 @@ import { handler as dismissHandler } from '../../functions/announcements/dismiss
 import { handler as reactHandler } from '../../functions/announcements/react';
 import { handler as unreactHandler } from '../../functions/announcements/unreact';
 import { main } from '../../lib/admin/cli';
-import { createAnnouncement } from '../../lib/announcements';
+import { createAnnouncement } from '../../lib/announcements/operator';
 import { announcementById, type Announcement } from '../../lib/db/announcements';
 import { saveConnection, saveSseListener } from '../../lib/db/connections';
 import { putEmoji } from '../../lib/db/emojis';
