@@ -87,8 +87,7 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
     if (result.failed.includes(parentAt)) return { failed: 'reply-target-gone' };
     throw new Error(`posting status ${status.id}: transaction condition failed at ${result.failed.join(',')}`);
   }
-  await countOnInstance('statusCount', 1);
-  if (entries.length > room) await batchWrite(entries.slice(room));
+  await Promise.all([countOnInstance('statusCount', 1), entries.length > room ? batchWrite(entries.slice(room)) : undefined]);
   return { ok: true };
 }
 

@@ -241,10 +241,9 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
         throw notFound();
     }
   }
-  await indexForSearch(status);
-  await recordConversation(status);
-
-  await afterPosting(status);
+  // The search index apart from the conversation and the queues (each a call on the wire): the
+  // conversation is recorded before the fan-out and notifications that may read it.
+  await Promise.all([indexForSearch(status), recordConversation(status).then(() => afterPosting(status))]);
   return { status, created: true };
 }
 
@@ -273,11 +272,13 @@ async function afterPosting(status: Status): Promise<void> {
     // A remote account hears of the mention from the Create its server receives.
     if (m.id !== status.accountId && !isRemoteMention(m)) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
   }
-  for (const [queue, message] of messages) {
-    try {
-      await enqueue(queue, message);
-    } catch (err) {
-      log.error('enqueue after posting failed', { queue, statusId: status.id, err });
-    }
-  }
+  await Promise.all(
+    messages.map(async ([queue, message]) => {
+      try {
+        await enqueue(queue, message);
+      } catch (err) {
+        log.error('enqueue after posting failed', { queue, statusId: status.id, err });
+      }
+    }),
+  );
 }
