@@ -1,6 +1,11 @@
 // Remote actors: fetched, parsed (the variants real peers send), stored as remote
 // accounts, refreshed when older than a day.
 //
+// What follows a save is the caller's (actorStore): ./actors.ts, what the rest of the
+// code imports, reads the saved account's featured collection (./featured.ts, which
+// stores Notes); a signature check (lookupKey) and a lookup that never fetches read
+// none, so the endpoints that only verify signatures carry none of that.
+//
 // An actor document is read leniently (a value or an array, a URL string or a
 // Link object, as ./vocab.ts reads them) but trusted narrowly: its id must be
 // on the origin it was fetched from, its key must belong to it, its HTML is
@@ -13,7 +18,6 @@ import { createRemoteAccount, remoteAccountByAcct, remoteAccountByUri, updateRem
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
 import { log } from '../log';
-import { syncFeatured, withoutReadingFeatured } from './featured';
 import { readActorEmojiTags } from './emoji_tags';
 import { FetchFailed, fetchObject } from './fetch';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
@@ -163,70 +167,9 @@ function profileOf(actor: ParsedActor, fetchedAt: string) {
   return { ...profile, fetchedAt, updatedAt: fetchedAt };
 }
 
-/**
- * Creates or updates the remote account of an actor document (fetched, or the object of an
- * Update(Person)). `fetchedFrom`: where it came from, whose origin its id must share.
- * `keyId`: the key to keep when it has several. Undefined when it is not an acceptable actor.
- */
-export async function saveActorDocument(doc: ApDocument, opts: { fetchedFrom?: string; keyId?: string } = {}): Promise<Account | undefined> {
-  let actor: ParsedActor;
-  try {
-    actor = parseActor(doc, { keyId: opts.keyId });
-  } catch (err) {
-    if (!(err instanceof InvalidActor)) throw err;
-    log.info('actor document ignored', { id: typeof doc.id === 'string' ? doc.id : undefined, reason: err.reason });
-    return undefined;
-  }
-  if (opts.fetchedFrom !== undefined && !sameOrigin(actor.uri, opts.fetchedFrom)) {
-    log.info('actor document ignored', { id: actor.uri, reason: `not on the origin of ${opts.fetchedFrom}` });
-    return undefined;
-  }
-  const now = nowIso();
-  const existing = await remoteAccountByUri(actor.uri);
-  if (existing) {
-    // A changed avatar or header shows from its server until copied here (./media_requests.ts).
-    const updated = await updateRemoteAccount(existing.id, { ...profileOf(actor, now), ...staleProfileCopies(existing, actor) });
-    if (updated) await requestProfileImageCopies(updated, existing);
-    // Rewritten on every save of a discoverable actor, so actors stored before the directory existed join it at their next refresh.
-    if (updated && (updated.discoverable || existing.discoverable)) await syncDirectoryListing(existing, updated);
-    return withPins(updated);
-  }
-  const { published, ...fields } = actor;
-  const account = accountItem.parse({ ...fields, id: newId(), createdAt: published ?? now, updatedAt: now, fetchedAt: now });
-  if (await createRemoteAccount(account)) {
-    await requestProfileImageCopies(account);
-    if (account.discoverable) await syncDirectoryListing(undefined, account);
-    return withPins(account);
-  }
-  // Stored meanwhile by another worker: that one stands.
-  const stored = await remoteAccountByUri(actor.uri);
-  if (!stored) log.warn('remote handle already held by another actor', { id: actor.uri, acct: `${actor.username}@${actor.domain}` });
-  return stored;
-}
-
-/** The saved account, its pinned posts read from its featured collection first (./featured.ts); pins are not worth failing the save. */
-async function withPins(account: Account | undefined): Promise<Account | undefined> {
-  if (account) await syncFeatured(account).catch((err: unknown) => log.error('reading a featured collection failed', { accountId: account.id, err }));
-  return account;
-}
-
 const isStale = (account: Account, now = Date.now()) => !account.fetchedAt || now - Date.parse(account.fetchedAt) > REFRESH_AFTER_MS;
 const fetchedWithin = (account: Account, ms: number, now = Date.now()) => !!account.fetchedAt && now - Date.parse(account.fetchedAt) < ms;
 const isGone = (err: unknown) => err instanceof FetchFailed && (err.status === 404 || err.status === 410);
-
-/** The stored account, refetched (keeping the key `keyId` if it has several); a failed refetch keeps the stored one (logged). */
-async function refetch(stored: Account, keyId = stored.publicKeyId ?? undefined): Promise<Account> {
-  try {
-    const doc = await fetchObject(stored.uri!);
-    // A document about another actor (a moved or recycled id) does not replace this one.
-    if (doc.id !== stored.uri) return stored;
-    return (await saveActorDocument(doc, { fetchedFrom: stored.uri!, keyId })) ?? stored;
-  } catch (err) {
-    if (!(err instanceof FetchFailed)) throw err;
-    log.info('actor refresh failed; the stored one stands', { uri: stored.uri, reason: err.reason });
-    return stored;
-  }
-}
 
 /** A local account from one of our actor URLs (`/users/:username`). */
 async function localActor(uri: string): Promise<Account | undefined> {
@@ -237,33 +180,6 @@ async function localActor(uri: string): Promise<Account | undefined> {
   return apUrls.actor(username) === uri.replace(/[?#].*$/, '') ? accountByUsername(username) : undefined;
 }
 
-/**
- * The account of an actor URI: a local account for one of our URLs, a stored remote
- * account, or (unless `fetch: false`) fetched and stored now; `refresh` refetches a stored one
- * (not twice within a minute). A stored one older than a day is refetched when fetching is allowed.
- * Undefined when there is no such actor (404/410, not an actor); throws FetchFailed when its
- * server cannot be asked now.
- */
-export async function accountByActorUri(uri: string, opts: { fetch?: boolean; refresh?: boolean } = {}): Promise<Account | undefined> {
-  if (!httpUrl(uri)) return undefined;
-  if (isLocalUrl(uri)) return localActor(uri);
-  const mayFetch = opts.fetch !== false;
-  const stored = await remoteAccountByUri(uri);
-  if (stored) {
-    const due = opts.refresh ? !fetchedWithin(stored, REFETCH_AT_MOST_EVERY_MS) : isStale(stored);
-    return mayFetch && due ? refetch(stored) : stored;
-  }
-  if (!mayFetch) return undefined;
-  let doc: ApDocument;
-  try {
-    doc = await fetchObject(uri);
-  } catch (err) {
-    if (isGone(err)) return undefined;
-    throw err;
-  }
-  return saveActorDocument(doc);
-}
-
 /** Is `domain` (host[:port]) this instance's? Its LOCAL_DOMAIN with or without the port, as lib/accounts/lookup.ts reads handles, or BASE_URL's host. */
 export function isLocalDomain(domain: string): boolean {
   const d = domain.toLowerCase();
@@ -271,20 +187,116 @@ export function isLocalDomain(domain: string): boolean {
   return d === local || d === local.split(':')[0] || d === new URL(config.baseUrl).host.toLowerCase();
 }
 
-/**
- * Finds (WebFinger, then the actor) and stores `username@domain`; undefined when it does not exist.
- * A known account answers from storage (refetched when older than a day). Throws FetchFailed
- * when the server cannot be asked now.
- */
-export async function resolveAcct(username: string, domain: string): Promise<Account | undefined> {
-  const host = normalizeDomain(domain);
-  if (!host || !isAcctUsername(username)) return undefined;
-  if (isLocalDomain(host)) return accountByUsername(username);
-  const stored = await remoteAccountByAcct(username, host);
-  if (stored) return isStale(stored) ? refetch(stored) : stored;
-  const uri = await webfinger(username, host);
-  return uri ? accountByActorUri(uri) : undefined;
+/** What follows the save of an actor's account (its featured collection read, or nothing); answers the account. */
+export type AfterSave = (account: Account) => Promise<Account>;
+
+/** The functions that may save an actor, each save followed by `afterSave`. */
+export function actorStore(afterSave: AfterSave) {
+  /**
+   * Creates or updates the remote account of an actor document (fetched, or the object of an
+   * Update(Person)). `fetchedFrom`: where it came from, whose origin its id must share.
+   * `keyId`: the key to keep when it has several. Undefined when it is not an acceptable actor.
+   */
+  async function saveActorDocument(doc: ApDocument, opts: { fetchedFrom?: string; keyId?: string } = {}): Promise<Account | undefined> {
+    let actor: ParsedActor;
+    try {
+      actor = parseActor(doc, { keyId: opts.keyId });
+    } catch (err) {
+      if (!(err instanceof InvalidActor)) throw err;
+      log.info('actor document ignored', { id: typeof doc.id === 'string' ? doc.id : undefined, reason: err.reason });
+      return undefined;
+    }
+    if (opts.fetchedFrom !== undefined && !sameOrigin(actor.uri, opts.fetchedFrom)) {
+      log.info('actor document ignored', { id: actor.uri, reason: `not on the origin of ${opts.fetchedFrom}` });
+      return undefined;
+    }
+    const now = nowIso();
+    const existing = await remoteAccountByUri(actor.uri);
+    if (existing) {
+      // A changed avatar or header shows from its server until copied here (./media_requests.ts).
+      const updated = await updateRemoteAccount(existing.id, { ...profileOf(actor, now), ...staleProfileCopies(existing, actor) });
+      if (updated) await requestProfileImageCopies(updated, existing);
+      // Rewritten on every save of a discoverable actor, so actors stored before the directory existed join it at their next refresh.
+      if (updated && (updated.discoverable || existing.discoverable)) await syncDirectoryListing(existing, updated);
+      return updated && afterSave(updated);
+    }
+    const { published, ...fields } = actor;
+    const account = accountItem.parse({ ...fields, id: newId(), createdAt: published ?? now, updatedAt: now, fetchedAt: now });
+    if (await createRemoteAccount(account)) {
+      await requestProfileImageCopies(account);
+      if (account.discoverable) await syncDirectoryListing(undefined, account);
+      return afterSave(account);
+    }
+    // Stored meanwhile by another worker: that one stands.
+    const stored = await remoteAccountByUri(actor.uri);
+    if (!stored) log.warn('remote handle already held by another actor', { id: actor.uri, acct: `${actor.username}@${actor.domain}` });
+    return stored;
+  }
+
+  /** The stored account, refetched (keeping the key `keyId` if it has several); a failed refetch keeps the stored one (logged). */
+  async function refetch(stored: Account, keyId = stored.publicKeyId ?? undefined): Promise<Account> {
+    try {
+      const doc = await fetchObject(stored.uri!);
+      // A document about another actor (a moved or recycled id) does not replace this one.
+      if (doc.id !== stored.uri) return stored;
+      return (await saveActorDocument(doc, { fetchedFrom: stored.uri!, keyId })) ?? stored;
+    } catch (err) {
+      if (!(err instanceof FetchFailed)) throw err;
+      log.info('actor refresh failed; the stored one stands', { uri: stored.uri, reason: err.reason });
+      return stored;
+    }
+  }
+
+  /**
+   * The account of an actor URI: a local account for one of our URLs, a stored remote
+   * account, or (unless `fetch: false`) fetched and stored now; `refresh` refetches a stored one
+   * (not twice within a minute). A stored one older than a day is refetched when fetching is allowed.
+   * Undefined when there is no such actor (404/410, not an actor); throws FetchFailed when its
+   * server cannot be asked now.
+   */
+  async function accountByActorUri(uri: string, opts: { fetch?: boolean; refresh?: boolean } = {}): Promise<Account | undefined> {
+    if (!httpUrl(uri)) return undefined;
+    if (isLocalUrl(uri)) return localActor(uri);
+    const mayFetch = opts.fetch !== false;
+    const stored = await remoteAccountByUri(uri);
+    if (stored) {
+      const due = opts.refresh ? !fetchedWithin(stored, REFETCH_AT_MOST_EVERY_MS) : isStale(stored);
+      return mayFetch && due ? refetch(stored) : stored;
+    }
+    if (!mayFetch) return undefined;
+    let doc: ApDocument;
+    try {
+      doc = await fetchObject(uri);
+    } catch (err) {
+      if (isGone(err)) return undefined;
+      throw err;
+    }
+    return saveActorDocument(doc);
+  }
+
+  /**
+   * Finds (WebFinger, then the actor) and stores `username@domain`; undefined when it does not exist.
+   * A known account answers from storage (refetched when older than a day). Throws FetchFailed
+   * when the server cannot be asked now.
+   */
+  async function resolveAcct(username: string, domain: string): Promise<Account | undefined> {
+    const host = normalizeDomain(domain);
+    if (!host || !isAcctUsername(username)) return undefined;
+    if (isLocalDomain(host)) return accountByUsername(username);
+    const stored = await remoteAccountByAcct(username, host);
+    if (stored) return isStale(stored) ? refetch(stored) : stored;
+    const uri = await webfinger(username, host);
+    return uri ? accountByActorUri(uri) : undefined;
+  }
+
+  return { saveActorDocument, refetch, accountByActorUri, resolveAcct };
 }
+
+/**
+ * The store that reads no featured collection: signature checks (a request waits on them) and lookups that never fetch.
+ * (`@__PURE__`: building it has no effect, so a bundle that uses none of it leaves it, and the parsing it carries, out.)
+ */
+export const withoutPins = /* @__PURE__ */ actorStore(async (account) => account);
 
 // Key ids that are not `<actor>#fragment` (a key document of its own, as GoToSocial serves
 // them) cannot be found in storage by the actor's URI: their owners are remembered here,
@@ -302,12 +314,12 @@ const isActorType = (doc: ApDocument) => (ACTOR_TYPES as readonly string[]).incl
 async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
   const docUrl = keyId.replace(/#.*$/, '');
   const doc = await fetchObject(docUrl);
-  if (isActorType(doc) && doc.id === docUrl) return saveActorDocument(doc, { fetchedFrom: docUrl, keyId });
+  if (isActorType(doc) && doc.id === docUrl) return withoutPins.saveActorDocument(doc, { fetchedFrom: docUrl, keyId });
   // A key document naming its owner, or a stub of the actor served at the key's URL: the
   // owner, on the key's origin, is the actor to read.
   const owner = isActorType(doc) ? idOf(doc.id) : idOf(doc.owner);
   if (!owner || !httpUrl(owner) || !sameOrigin(owner, keyId)) return undefined;
-  return accountByActorUri(owner);
+  return withoutPins.accountByActorUri(owner);
 }
 
 /**
@@ -315,19 +327,18 @@ async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
  * account) when unknown, older than a day, holding another key, or on `refresh` (a signature
  * failed: the key may have been rotated; not refetched twice within a minute). Undefined when
  * the key cannot be found, its server cannot be asked now included (the sender retries).
+ *
+ * Inside a signature check (an HTTP request waits on it), an actor saved has its featured collection read
+ * later (its next refresh, an Update, an Add), not now: up to seven more requests would hold up the request.
  */
-export const lookupKey: KeyLookup = (keyId, opts) => withoutReadingFeatured(() => lookupKeyNow(keyId, opts));
-
-// Inside a signature check (an HTTP request waits on it), an actor saved has its featured collection read
-// later (its next refresh, an Update, an Add), not now: up to seven more requests would hold up the request.
-const lookupKeyNow: KeyLookup = async (keyId, { refresh }) => {
+export const lookupKey: KeyLookup = async (keyId, { refresh }) => {
   if (!httpUrl(keyId) || isLocalUrl(keyId)) return undefined;
   try {
     let account = await remoteAccountByUri(keyOwners.get(keyId) ?? keyId.replace(/#.*$/, ''));
     if (!account) account = await keyOwnerByFetch(keyId);
     if (!account?.uri) return undefined;
     const due = refresh || isStale(account) || account.publicKeyId !== keyId;
-    if (due && !fetchedWithin(account, REFETCH_AT_MOST_EVERY_MS)) account = await refetch(account, keyId);
+    if (due && !fetchedWithin(account, REFETCH_AT_MOST_EVERY_MS)) account = await withoutPins.refetch(account, keyId);
     if (account.publicKeyId !== keyId || !account.publicKeyPem) return undefined;
     if (account.uri !== keyId.replace(/#.*$/, '')) rememberOwner(keyId, account.uri!);
     return { publicKeyPem: account.publicKeyPem, ownerUri: account.uri! };

@@ -13,7 +13,7 @@ import { isId } from '../ids';
 import { log } from '../log';
 import type { Page } from '../paging';
 import { isPublic, mayView, openToAnyone } from '../policy';
-import { accountByActorUri, lookupKey } from './actors';
+import { lookupKey, withoutPins } from './actor_store';
 import {
   actorUriOf,
   announceOf,
@@ -50,7 +50,7 @@ export type Requester = () => Promise<Account | undefined>;
 
 /**
  * The account of the actor that signed `req` (draft-cavage HTTP Signature, the key
- * fetched and stored by lib/federation/actors.ts's lookupKey). Unsigned, badly signed,
+ * fetched and stored by lib/federation/actor_store.ts's lookupKey). Unsigned, badly signed,
  * or signed with a key that cannot be had: undefined, and the caller treats it as anyone.
  */
 export function signedRequester(req: IncomingRequest): Requester {
@@ -62,7 +62,7 @@ export function signedRequester(req: IncomingRequest): Requester {
       return undefined;
     }
     // The lookup stored the key's actor: no second fetch.
-    return accountByActorUri(verified.ownerUri, { fetch: false });
+    return withoutPins.accountByActorUri(verified.ownerUri, { fetch: false });
   };
 }
 

@@ -10,7 +10,8 @@
 // keeps the previous set; one that can be read replaces it. Actors saved while
 // one account's collection is read (authors of the ancestors of its Notes) do
 // not have theirs read in turn: one account's pins never start a chain. Nor
-// do actors saved during a signature check (lookupKey): a request waits on it.
+// do actors saved during a signature check (lookupKey, which saves through
+// ./actor_store.ts without this): a request waits on it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Account } from '../db/accounts';
 import { pinnedIdsOf, replacePins } from '../db/account_pins';
@@ -72,9 +73,6 @@ async function statusOfItem(item: unknown, account: Account): Promise<string | u
 
 /** Set while a featured collection is being read. */
 const readingFeatured = new AsyncLocalStorage<true>();
-
-/** Runs `fn` with no featured collection read by the actor saves it makes (a signature check must not wait on them). */
-export const withoutReadingFeatured = <T>(fn: () => Promise<T>): Promise<T> => readingFeatured.run(true, fn);
 
 /** Reads the account's featured collection and makes it its pinned set; a failure leaves the set as it was. */
 export async function syncFeatured(account: Account): Promise<void> {

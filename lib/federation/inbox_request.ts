@@ -8,7 +8,7 @@ import { accountByUsername } from '../db/accounts';
 import { badRequest, HttpError, notFound, tooLarge, unauthorized, unsupportedMediaType } from '../errors';
 import { log } from '../log';
 import { enqueue } from '../queue';
-import { lookupKey } from './actors';
+import { lookupKey } from './actor_store';
 import { refuseSuspendedActor, refuseSuspendedSigner } from './domain_gate';
 import { INLINE_ACTIVITY_MAX_BYTES, stashBody } from './inbox_body';
 import { verifyRequest, type KeyLookup } from './signatures';
