@@ -45,14 +45,20 @@ export async function syncDirectoryListing(before: Listed | undefined, after: Li
  * The entry to delete is the one of the lastStatusAt the author was read with.
  */
 export function directoryActivityItems(author: Listed | undefined, at: string): TransactItem[] {
-  if (!author?.discoverable) return [];
+  const { puts, deletes } = directoryActivityWrites(author, at);
+  return [...deletes.map((Key): TransactItem => ({ Delete: { Key } })), ...puts.map((Item): TransactItem => ({ Put: { Item } }))];
+}
+
+/** The same move as plain writes, for a batch (posting moves the entry once the status has committed). */
+export function directoryActivityWrites(author: Listed | undefined, at: string): { puts: (Key & { accountId: string })[]; deletes: Key[] } {
+  if (!author?.discoverable) return { puts: [], deletes: [] };
   const next = activeEntryKey(author, at);
   const previous = activeEntryKey(author, author.lastStatusAt);
-  return [
-    // A transaction may touch an item once: a status posted in the same millisecond keeps the entry it has.
-    ...(previous.SK !== next.SK ? [{ Delete: { Key: previous } }] : []),
-    { Put: { Item: { ...next, accountId: author.id } } },
-  ];
+  return {
+    // A transaction or batch may touch an item once: a status posted in the same millisecond keeps the entry it has.
+    deletes: previous.SK !== next.SK ? [previous] : [],
+    puts: [{ ...next, accountId: author.id }],
+  };
 }
 
 const entryItem = z.object({ PK: z.string(), SK: z.string(), accountId: z.string() });

@@ -13,12 +13,28 @@ import type { Status } from './statuses';
 import { cardItem, type PreviewCard } from './cards';
 import { batchGet, keyString, type Parser } from './table';
 import { flagsKnownAbsent } from './viewer_summary';
+import { knownItem } from './known_items';
 
 const anyItem = z.record(z.string(), z.unknown());
 type Loaded = Map<string, Record<string, unknown>>;
 
-/** One batch read of mixed keys (none for an empty list); each found item is parsed with its own schema by `pick`. */
-const readKeys = (list: Key[]): Promise<Loaded> => (list.length === 0 ? Promise.resolve(new Map()) : batchGet(list, anyItem));
+/**
+ * One batch read of mixed keys (none for an empty list, or when this invocation knows every item:
+ * lib/db/known_items.ts); each found item is parsed with its own schema by `pick`.
+ */
+async function readKeys(list: Key[]): Promise<Loaded> {
+  const known: Loaded = new Map();
+  const unknown: Key[] = [];
+  for (const key of list) {
+    const fact = knownItem(key);
+    if (!fact) unknown.push(key);
+    else if (fact.item) known.set(keyString(key), fact.item);
+  }
+  if (unknown.length === 0) return known;
+  const read = await batchGet(unknown, anyItem);
+  for (const [k, item] of known) read.set(k, item);
+  return read;
+}
 
 function pick<T>(loaded: Loaded, key: Key, parser: Parser<T>): T | undefined {
   const raw = loaded.get(keyString(key));

@@ -2,20 +2,24 @@
 // hold the rules): each is one transaction for everything that must hold
 // together, and a cancelled transaction is answered as a named failure, read
 // from the positions of its cancellation reasons here, where the items are laid out.
-import { directoryActivityItems, type Listed } from './directory';
-import { keys } from './keys';
+import { z } from 'zod';
+import { directoryActivityItems, directoryActivityWrites, type Listed } from './directory';
+import { keys, type Key } from './keys';
+import { knowItem } from './known_items';
+import { log } from '../log';
 import { attachMediaItems, deleteRemoteMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
 import { claimScheduledItems, transferMediaItems, type Scheduled } from './scheduled';
 import { countOnInstance } from './stats';
 import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, isRemoteStatus, putIdempotency, putReply, putStatus, type Status } from './statuses';
-import { batchWrite, transact, type TransactItem } from './table';
+import { batchWrite, transact, updateItem, type Item, type TransactItem } from './table';
 import { homeEntryRecord, publicEntryRecords } from './timelines';
 import { statusUriPointer } from './remote';
 
 /** DynamoDB's transaction limit; public and tag entries beyond it are written right after. */
 const MAX_TRANSACTION_ITEMS = 100;
 const keyOf = (item: { PK: string; SK: string }) => ({ PK: item.PK, SK: item.SK });
+const anyItem = z.record(z.string(), z.unknown());
 
 export type NewStatusWrite = {
   status: Status;
@@ -30,8 +34,10 @@ export type NewStatusWrite = {
    * posted at most once.
    */
   scheduled?: Scheduled;
-  /** The author as read before posting: a discoverable author's profile-directory entry moves in the same transaction. */
+  /** The author as read before posting: a discoverable author's profile-directory entry moves once the status is written. */
   author?: Listed;
+  /** The status's search index items (lib/db/search.ts), written once the status is. */
+  searchIndex?: (Key & Item)[];
 };
 
 /**
@@ -42,21 +48,25 @@ export type NewStatusWrite = {
 export type NewStatusFailure = 'claim-lost' | 'idempotency-key-taken' | 'media-not-yours' | 'reply-target-gone';
 
 /**
- * Writes a new status in one transaction: the status, the author's home entry
- * and counters, the attachments, the reply index and the parent's counter, the
- * poll and its expiry entry, the idempotency key, the scheduled claim, and the
- * public and tag entries (those beyond the transaction limit right after). The
- * instance's status count moves once it has committed (lib/db/stats.ts).
+ * Writes a new status in one transaction: the status, the author's home entry, the
+ * attachments, the reply index and the parent's counter, the poll and its expiry
+ * entry, the idempotency key, the scheduled claim, and the public and tag entries.
+ * Once it has committed, side by side: the author's counters (one single-item
+ * update, with the author's profile-directory entry), the instance's
+ * (lib/db/stats.ts), and one batch of what needs no condition (public and tag
+ * entries beyond the transaction limit, the search index).
+ *
+ * The author's counters stay out of the transaction on purpose: every post of one
+ * author would hold the same account item, and DynamoDB cancels a transaction that
+ * meets another on an item, so concurrent posts of one account (a client's retries,
+ * a scheduled status published while the author posts) refused each other and were
+ * retried with backoff (bench/post-tail.ts: 4 in 10 under 10 connections, up to 7
+ * retries each). Single-item updates of one item never conflict with each other.
  */
 export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | { failed: NewStatusFailure }> {
   const { status, poll, scheduled } = w;
   const hasMedia = status.mediaIds.length > 0;
-  const items: TransactItem[] = [
-    putStatus(status),
-    { Put: { Item: homeEntryRecord(status.accountId, status, hasMedia) } },
-    ...countAuthorStatus(status.accountId, 1, status.createdAt),
-    ...directoryActivityItems(w.author, status.createdAt),
-  ];
+  const items: TransactItem[] = [putStatus(status), { Put: { Item: homeEntryRecord(status.accountId, status, hasMedia) } }];
   const mediaAt = items.length;
   items.push(...(scheduled ? transferMediaItems(scheduled.id, status.id, status.accountId, status.mediaIds) : attachMediaItems(status.id, status.accountId, status.mediaIds)));
   let parentAt = -1;
@@ -87,8 +97,51 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
     if (result.failed.includes(parentAt)) return { failed: 'reply-target-gone' };
     throw new Error(`posting status ${status.id}: transaction condition failed at ${result.failed.join(',')}`);
   }
-  await Promise.all([countOnInstance('statusCount', 1), entries.length > room ? batchWrite(entries.slice(room)) : undefined]);
+  knowNewStatus(status, poll);
+  const directory = directoryActivityWrites(w.author, status.createdAt);
+  const puts = [...entries.slice(room), ...directory.puts, ...(w.searchIndex ?? [])];
+  // The status stands whatever happens to these (each is retried on its own first): the
+  // client is answered with it, and a retry with its Idempotency-Key finds it.
+  const settle = (what: string, write: Promise<unknown>) =>
+    write.catch((err: unknown) => log.error(`${what} after posting failed`, { statusId: status.id, err }));
+  await Promise.all([
+    settle('author counters', countAuthorPosted(status.accountId, status.createdAt)),
+    settle('instance counter', countOnInstance('statusCount', 1)),
+    puts.length + directory.deletes.length > 0 ? settle('index and entries', batchWrite(puts, directory.deletes)) : undefined,
+  ]);
   return { ok: true };
+}
+
+/** The author's statusesCount and lastStatusAt; the account as it is now is known for the rest of the invocation. */
+async function countAuthorPosted(accountId: string, at: string): Promise<void> {
+  const account = await updateItem(
+    {
+      Key: keys.account(accountId),
+      UpdateExpression: 'SET lastStatusAt = :at ADD statusesCount :d',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':d': 1, ':at': at },
+    },
+    anyItem,
+  );
+  // A deleted account (the condition failed) is read, if at all, from the table.
+  if (account) knowItem(keys.account(accountId), account);
+}
+
+/**
+ * What rendering the new status would read and this invocation knows: a status that did not
+ * exist a moment ago has no favourite, reblog, bookmark or pin of its author, and its poll is
+ * as written. Its thread may be muted (a reply): that is still read.
+ */
+function knowNewStatus(status: Status, poll: Poll | undefined): void {
+  const author = status.accountId;
+  for (const key of [keys.favourite(author, status.id), keys.reblogFlag(author, status.id), keys.bookmark(author, status.id), keys.pin(author, status.id)]) {
+    knowItem(key, undefined);
+  }
+  if (status.conversationId === status.id) knowItem(keys.conversationMute(author, status.conversationId), undefined);
+  if (poll) {
+    knowItem(keys.poll(poll.id), pollRecord(poll));
+    knowItem(keys.pollVote(poll.id, author), undefined);
+  }
 }
 
 export type StatusRemoval = {

@@ -11,7 +11,7 @@ import { resolveHandles } from '../federation/mentions';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
-import { writeSearchIndex } from '../db/search';
+import { searchIndexRecords } from '../db/search';
 import { writeNewStatus } from '../db/status_writes';
 import { recordDirectStatus } from '../conversations';
 import { nowIso } from '../db/table';
@@ -224,7 +224,15 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     editedAt: null,
   };
 
-  const written = await writeNewStatus({ status, poll, listed: entersPublicTimelines(status), idempotencyKeyHash: keyHash, scheduled: publish.scheduled, author });
+  const written = await writeNewStatus({
+    status,
+    poll,
+    listed: entersPublicTimelines(status),
+    idempotencyKeyHash: keyHash,
+    scheduled: publish.scheduled,
+    author,
+    searchIndex: searchIndexRecords(status, searchableByAnyone(status)),
+  });
   if ('failed' in written) {
     switch (written.failed) {
       case 'claim-lost':
@@ -241,19 +249,10 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
         throw notFound();
     }
   }
-  // The search index apart from the conversation and the queues (each a call on the wire): the
-  // conversation is recorded before the fan-out and notifications that may read it.
-  await Promise.all([indexForSearch(status), recordConversation(status).then(() => afterPosting(status))]);
+  // The conversation is recorded before the fan-out and notifications that may read it.
+  await recordConversation(status);
+  await afterPosting(status);
   return { status, created: true };
-}
-
-/** Search index items (lib/db/search.ts); the status stands even if indexing fails. */
-async function indexForSearch(status: Status): Promise<void> {
-  try {
-    await writeSearchIndex(status, searchableByAnyone(status));
-  } catch (err) {
-    log.error('search indexing after posting failed', { statusId: status.id, err });
-  }
 }
 
 /** Direct statuses: each participant's conversation (lib/conversations); the status stands even if this fails. */

@@ -9,6 +9,7 @@ import { handler as register } from '../../functions/accounts/create';
 import { handler as instance } from '../../functions/instance/show';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
+import { dynamo } from '../../lib/aws';
 import { accountById } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { statusById } from '../../lib/db/statuses';
@@ -56,6 +57,26 @@ describe('concurrent writes to shared items', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(2);
     expect((await accountById(carol!.account.id))?.statusesCount).toBe(2);
+  });
+
+  it('one account posting ten times at once: no post is refused for another, none retried, and the counts are exact', async () => {
+    const [author] = await users(1);
+    const transactions: number[] = [];
+    const stop = dynamo().observe((op) => {
+      if (op === 'TransactWriteItems') transactions.push(1);
+    });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post(author!, `burst ${i}`)));
+    stop();
+
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // One transaction per post: the posts share no item (the author's counters are a single-item update after it).
+    expect(transactions).toHaveLength(10);
+    const stored = await accountById(author!.account.id);
+    expect(stored?.statusesCount).toBe(10);
+    const newest = answers.map((a) => a.body.created_at as string).sort().at(-1);
+    expect(stored?.lastStatusAt).toBe(newest);
+    // Each answer shows the author as its own update left it: ten different counts, 1 to 10.
+    expect(answers.map((a) => a.body.account.statuses_count as number).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('deleting two statuses at once counts both off the instance', async () => {
