@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { load } from 'js-yaml';
 
-type EsbuildSettings = { external: string[]; banner: { js: string }; mainFields: string[]; target: string };
+type EsbuildSettings = { external: string[]; banner: { js: string }; mainFields: string[]; target: string; alias?: Record<string, string> };
 
 /**
  * serverless.yml's `custom.esbuild` block, parsed alone (the whole file carries CloudFormation
@@ -59,6 +59,7 @@ export async function buildFunction(entry: string, outfile?: string) {
     sourcemap: outfile ? 'linked' : false,
     sourcesContent: false,
     external: s.external,
+    alias: s.alias,
     logLevel: 'silent',
     metafile: true,
     ...(outfile ? { outfile, write: true } : { write: false }),

@@ -22,6 +22,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // Unknown tags go, their text stays; these go with their content, which is never prose.
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'head', 'template', 'svg', 'math'],
+  // No style attribute is let through, so none is parsed: the function bundles carry no postcss
+  // (serverless.yml, infra/bundle/postcss-unused.cjs).
+  parseStyleAttributes: false,
   transformTags: {
     // A heading stays a paragraph of its own rather than running into the next one.
     h1: 'p', h2: 'p', h3: 'p', h4: 'p', h5: 'p', h6: 'p',
@@ -41,6 +44,7 @@ export function htmlToText(html: string): string {
     allowedTags: [],
     allowedAttributes: {},
     nonTextTags: OPTIONS.nonTextTags,
+    parseStyleAttributes: false,
   });
   // sanitize-html leaves entities escaped; plain text wants the characters.
   return text

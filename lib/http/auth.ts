@@ -4,7 +4,7 @@ import { sha256 } from '../crypto';
 import { accountById, type Account } from '../db/accounts';
 import { tokenByHash, type Token } from '../db/tokens';
 import { accountDisabled, accountPending, emailUnconfirmed, HttpError, outsideScopes, requiresUser, unauthorized } from '../errors';
-import { header } from './body';
+import { header } from './header';
 import { addressSubject, enforce, hit, isApiPath, rateLimitHeaders, throttles, type Budget, type Throttle } from './ratelimit';
 import { satisfies } from './scopes';
 

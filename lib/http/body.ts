@@ -21,11 +21,9 @@ const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 100, parameterLimit
 
 export const parseQuery = (raw: string | undefined): Record<string, unknown> => (raw ? qs.parse(raw, QS_OPTIONS) : {});
 
-export const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted) return v;
-  return undefined;
-};
+import { header } from './header';
+
+export { header };
 
 /** The body's bytes exactly as the client sent them (API Gateway may have base64-encoded them). */
 export const rawBody = (event: APIGatewayProxyEventV2): Buffer =>
