@@ -1,8 +1,8 @@
 // The HTTP API (API Gateway v2) on the local stack: the front server
 // (infra/local/stream-front.ts) routes each request to its function and invokes it
-// in serverless offline's warm instances (infra/local/warm-pool.cjs) itself, as API
-// Gateway invokes the function in AWS, instead of passing the request over HTTP to
-// serverless offline's hapi server. That hop made the stack's own work most of a
+// in warm instances of its own (infra/local/function-pool.ts), as API Gateway invokes
+// the function in AWS, instead of passing the request over HTTP to serverless
+// offline's hapi server. That hop made the stack's own work most of a
 // request under load: a second HTTP parse and reply, hapi's routing and response
 // pipeline, and, per request, a JWT decode attempt on every bearer token, two log
 // lines and a date library (bench/profile.ts; README "Speed").

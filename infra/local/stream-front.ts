@@ -8,9 +8,9 @@
 //     `awslambda` globals, and each chunk reaches the client as it is written;
 //   - passes every other request, unchanged, to serverless offline, which moves to
 //     a free internal port.
-//   - invokes the function of every other request itself, in serverless offline's warm
-//     instances, as API Gateway's HTTP API would (infra/local/http-api.ts); serverless
-//     offline, moved to a free internal port, serves only what no route takes.
+//   - invokes the function of every other request itself, in warm instances of its own
+//     (infra/local/function-pool.ts), as API Gateway's HTTP API would (infra/local/http-api.ts);
+//     serverless offline, moved to a free internal port, serves only what no route takes.
 // Loaded by the serverless plugin infra/local/stream-offline.cjs.
 import { randomUUID } from 'node:crypto';
 import { Agent, STATUS_CODES, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { LAMBDA_REQUEST_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
 import { freePort } from './emulators';
+import { FunctionPool } from './function-pool';
 import { HttpApiRouter, httpAnswer, httpApiEvent, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
 import { FunctionUrlResponse, functionUrlEvent, requestTarget } from './lambda-stream';
 import { answerPreflight, httpApiCors, isPreflight, type HttpApiCors } from './preflight';
@@ -99,8 +100,12 @@ function answerOnSocket(socket: Duplex, status: number, message: string): void {
 
 type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
 
-/** Runs one invocation of a function in serverless offline's instance pool (infra/local/warm-pool.cjs). */
-export type Invoke = (functionKey: string, definition: unknown, event: unknown) => Promise<unknown>;
+/** LOCAL_FUNCTION_INSTANCES: how many warm instances each function may have (3 unless set). */
+export function instanceLimit(raw: string | undefined): number {
+  const limit = raw === undefined || raw === '' ? 3 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`LOCAL_FUNCTION_INSTANCES must be a whole number from 1, not ${raw}`);
+  return limit;
+}
 
 /** The slice of Serverless Framework v3's object this plugin reads and adjusts. */
 export type Serverless = {
@@ -132,13 +137,15 @@ const offlineSchema = z.object({
 
 type Route = { method: string; path: string };
 
-type StreamedFunction = {
+/** A function as the local stack runs it: its bundle, environment and time limit, as serverless offline would configure it. */
+export type LocalFunction = {
   key: string;
-  routes: Route[];
   setup: WorkerSetup;
   env: Record<string, string>;
   timeoutMs: number;
 };
+
+type StreamedFunction = LocalFunction & { routes: Route[] };
 
 const stringEnv = (values: Record<string, unknown> | undefined): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -146,17 +153,44 @@ const stringEnv = (values: Record<string, unknown> | undefined): Record<string, 
   return out;
 };
 
-/** The functions served with response streaming, as serverless-offline would configure each (environment, timeout). */
-function streamedFunctions(serverless: Serverless, location: string, say: Say): StreamedFunction[] {
+/** Where the built bundles are (serverless-esbuild's work folder, serverless offline's `location`). */
+const bundleRoot = (serverless: Serverless, location: string) =>
+  resolve(serverless.serviceDir ?? serverless.config.serviceDir ?? serverless.config.servicePath ?? '.', location);
+
+/** One function of the service as the local stack runs it. */
+function localFunction(serverless: Serverless, root: string, key: string, fn: z.infer<typeof functionSchema>): LocalFunction {
   const { service } = serverless;
-  const root = resolve(serverless.serviceDir ?? serverless.config.serviceDir ?? serverless.config.servicePath ?? '.', location);
   const region = service.provider.region ?? 'us-east-1';
   const inherited: Record<string, string> = {};
   // As serverless-offline: the AWS_* variables of this process, then the function's own.
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('AWS_') && v !== undefined) inherited[k] = v;
+  const dot = fn.handler.lastIndexOf('.');
+  const memoryMb = fn.memorySize ?? service.provider.memorySize ?? 1024;
+  return {
+    key,
+    setup: { bundle: `${resolve(root, fn.handler.slice(0, dot))}.mjs`, exportName: fn.handler.slice(dot + 1), functionName: fn.name, memoryMb, region },
+    env: {
+      ...inherited,
+      AWS_REGION: region,
+      AWS_DEFAULT_REGION: region,
+      AWS_LAMBDA_FUNCTION_NAME: fn.name,
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
+      _HANDLER: fn.handler,
+      ...stringEnv(service.provider.environment),
+      ...stringEnv(fn.environment),
+      IS_OFFLINE: 'true',
+    },
+    timeoutMs: (fn.timeout ?? service.provider.timeout ?? 6) * 1000,
+  };
+}
+
+/** The functions served with response streaming. */
+function streamedFunctions(serverless: Serverless, location: string, say: Say): StreamedFunction[] {
+  const root = bundleRoot(serverless, location);
   const out: StreamedFunction[] = [];
-  for (const key of service.getAllFunctions()) {
-    const fn = functionSchema.parse(service.getFunction(key));
+  for (const key of serverless.service.getAllFunctions()) {
+    const fn = functionSchema.parse(serverless.service.getFunction(key));
     if (typeof fn.url !== 'object' || fn.url.invokeMode !== 'RESPONSE_STREAM') continue;
     const routes = (fn.streamRoutes ?? []).map((line): Route => {
       const [method = '', path = ''] = line.trim().split(/\s+/);
@@ -166,26 +200,7 @@ function streamedFunctions(serverless: Serverless, location: string, say: Say): 
       say('warning', `${key} streams its response but lists no streamRoutes: the local stack cannot reach it`);
       continue;
     }
-    const dot = fn.handler.lastIndexOf('.');
-    const memoryMb = fn.memorySize ?? service.provider.memorySize ?? 1024;
-    out.push({
-      key,
-      routes,
-      setup: { bundle: `${resolve(root, fn.handler.slice(0, dot))}.mjs`, exportName: fn.handler.slice(dot + 1), functionName: fn.name, memoryMb, region },
-      env: {
-        ...inherited,
-        AWS_REGION: region,
-        AWS_DEFAULT_REGION: region,
-        AWS_LAMBDA_FUNCTION_NAME: fn.name,
-        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
-        _HANDLER: fn.handler,
-        ...stringEnv(service.provider.environment),
-        ...stringEnv(fn.environment),
-        IS_OFFLINE: 'true',
-      },
-      timeoutMs: (fn.timeout ?? service.provider.timeout ?? 6) * 1000,
-    });
+    out.push({ ...localFunction(serverless, root, key, fn), routes });
   }
   return out;
 }
@@ -229,7 +244,7 @@ class Call {
       if (msg.t === 'start') this.url.start(msg.contentType);
       else if (msg.t === 'data') this.url.data(msg.chunk);
       else if (msg.t === 'end') this.url.end();
-      else {
+      else if (msg.t === 'settled') {
         if (msg.error) this.say('error', `${this.fn.key}: ${msg.error}`);
         if (!this.res.writableEnded) this.fail();
         else this.close();
@@ -398,13 +413,18 @@ export class StreamFront {
   private readonly agent = new Agent({ keepAlive: true });
   private router = new HttpApiRouter([]);
   private cors: HttpApiCors | undefined;
+  private root = '.';
+  /** The functions the HTTP API invoked so far, as the local stack runs them. */
+  private readonly invoked = new Map<string, LocalFunction>();
+  private readonly pool: FunctionPool;
 
   constructor(
     private readonly serverless: Serverless,
     private readonly options: Record<string, unknown>,
     private readonly say: Say,
-    private readonly invoke: Invoke,
-  ) {}
+  ) {
+    this.pool = new FunctionPool(instanceLimit(process.env.LOCAL_FUNCTION_INSTANCES), say);
+  }
 
   /** Whether this server takes the public port: it does whenever it has something to serve. */
   private get serving(): boolean {
@@ -417,6 +437,7 @@ export class StreamFront {
     const custom = (service.custom ??= {});
     const offline = offlineSchema.parse(custom['serverless-offline'] ?? {});
     this.functions = streamedFunctions(this.serverless, offline.location ?? '', this.say);
+    this.root = bundleRoot(this.serverless, offline.location ?? '');
     this.router = new HttpApiRouter(httpApiRoutes(service));
     this.cors = httpApiCors(service.provider);
     if (!this.serving) return;
@@ -451,6 +472,8 @@ export class StreamFront {
   reload(): void {
     for (const worker of this.workers.values()) worker.retire();
     this.workers.clear();
+    this.pool.reload();
+    this.invoked.clear();
   }
 
   async close(): Promise<void> {
@@ -462,6 +485,7 @@ export class StreamFront {
     }
     await Promise.all([...this.workers.values()].map((w) => w.stop()));
     this.workers.clear();
+    await this.pool.stop();
     this.agent.destroy();
   }
 
@@ -495,7 +519,12 @@ export class StreamFront {
         if (res.destroyed || res.writableEnded) return;
         writeAnswer(req, res, withCors(httpAnswer(outcome), req.headers.origin, this.cors));
       };
-      this.invoke(functionKey, this.serverless.service.getFunction(functionKey), event).then(
+      let fn = this.invoked.get(functionKey);
+      if (!fn) {
+        fn = localFunction(this.serverless, this.root, functionKey, functionSchema.parse(this.serverless.service.getFunction(functionKey)));
+        this.invoked.set(functionKey, fn);
+      }
+      this.pool.invoke(fn, event).then(
         (result) => answer({ result }),
         (error: unknown) => {
           this.say('error', `${functionKey}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

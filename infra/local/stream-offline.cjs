@@ -101,7 +101,7 @@ class StreamOffline {
       this.answerClientError = answerClientError;
       // Serverless v3 hands every plugin its logger (notice, warning, error).
       const say = (level, line) => this.log && this.log[level](line);
-      this.instance = new StreamFront(this.serverless, this.options, say, require('./warm-pool.cjs').invoke);
+      this.instance = new StreamFront(this.serverless, this.options, say);
     }
     return this.instance;
   }

@@ -93,27 +93,7 @@ async function limitInstances(limit) {
       },
     };
   };
-  const originalStart = Pool.prototype.start;
-  Pool.prototype.start = function start() {
-    started = this;
-    return originalStart.call(this);
-  };
   Pool.prototype.tootlessWarmPool = true;
 }
 
-/** The pool serverless offline started (one per `serverless offline` process). */
-let started;
-
-/**
- * Invokes a function in the pool, as serverless offline's own HTTP server does
- * (get an instance, give it the event, run it): the front server's way in
- * (infra/local/http-api.ts). `definition` is the function as serverless declares it.
- */
-function invoke(functionKey, definition, event) {
-  if (!started) return Promise.reject(new Error('serverless offline has not started its functions yet'));
-  const instance = started.get(functionKey, definition);
-  instance.setEvent(event);
-  return instance.runHandler();
-}
-
-module.exports = { limitInstances, invoke };
+module.exports = { limitInstances };

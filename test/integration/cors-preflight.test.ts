@@ -80,8 +80,7 @@ describe('the local front server answers CORS preflights as the HTTP API does', 
         getFunction: (key) => functions[key],
       },
     };
-    // No route of this service is an HTTP API route: nothing is invoked through the pool.
-    front = new StreamFront(serverless, {}, () => undefined, () => Promise.reject(new Error('no HTTP API route here')));
+    front = new StreamFront(serverless, {}, () => undefined);
     await front.prepare();
     const moved = z.object({ httpPort: z.number() }).parse(serverless.service.custom?.['serverless-offline']);
     // Stands in for serverless offline: records what reaches it.

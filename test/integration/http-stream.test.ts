@@ -336,8 +336,7 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
         getFunction: (key) => functions[key],
       },
     };
-    // No route of this service is an HTTP API route: nothing is invoked through the pool.
-    front = new StreamFront(serverless, {}, () => undefined, () => Promise.reject(new Error('no HTTP API route here')));
+    front = new StreamFront(serverless, {}, () => undefined);
     await front.prepare();
     const moved = z.object({ httpPort: z.number() }).parse(serverless.service.custom?.['serverless-offline']);
     expect(moved.httpPort).not.toBe(port);
