@@ -1,7 +1,7 @@
 // The warm instances of the functions the HTTP API invokes on the local stack
 // (infra/local/stream-front.ts routes a request, infra/local/http-api.ts makes its
 // event and answer). Each instance is a worker thread with the function's own
-// environment and bundle (infra/local/stream-worker.ts), running one invocation at a
+// environment and bundle (infra/local/function-worker.mjs), running one invocation at a
 // time with its own module state, as a Lambda instance does: the handler is the
 // bundle AWS runs, called as the runtime calls it.
 //
@@ -19,7 +19,10 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { LocalFunction } from './stream-front';
-import type { FromWorker, ToWorker } from './stream-worker';
+
+/** What an instance is sent (infra/local/function-worker.mjs), and what it answers. */
+type ToInstance = { t: 'call'; id: string; event: unknown; timeoutMs: number };
+type FromInstance = { t: 'begin'; id: string } | { t: 'result'; id: string; result: unknown } | { t: 'failed'; id: string; error: string };
 
 type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
 
@@ -40,8 +43,8 @@ class Instance {
     private readonly onGone: (instance: Instance) => void,
     private readonly say: Say,
   ) {
-    this.worker = new Worker(new URL('./stream-worker.mjs', import.meta.url), { env: fn.env, workerData: fn.setup });
-    this.worker.on('message', (msg: FromWorker) => this.receive(msg));
+    this.worker = new Worker(new URL('./function-worker.mjs', import.meta.url), { env: fn.env, workerData: fn.setup });
+    this.worker.on('message', (msg: FromInstance) => this.receive(msg));
     this.worker.on('error', (err) => {
       say('error', `${fn.key}: ${err.stack ?? err.message}`);
       this.end(new Error(`${fn.key}: the instance failed: ${err.message}`));
@@ -56,7 +59,7 @@ class Instance {
   run(event: unknown, pending: Pending): void {
     const id = randomUUID();
     this.current = { id, pending };
-    this.worker.postMessage({ t: 'call', id, event, timeoutMs: this.fn.timeoutMs } satisfies ToWorker);
+    this.worker.postMessage({ t: 'call', id, event, timeoutMs: this.fn.timeoutMs } satisfies ToInstance);
   }
 
   /** The handler was called: its time limit runs from now. */
@@ -74,11 +77,10 @@ class Instance {
     if (!this.busy) void this.worker.terminate();
   }
 
-  private receive(msg: FromWorker) {
+  private receive(msg: FromInstance) {
     const current = this.current;
     if (!current || msg.id !== current.id) return;
     if (msg.t === 'begin') return this.begin(current);
-    if (msg.t !== 'result' && msg.t !== 'failed') return;
     clearTimeout(current.timer);
     this.current = undefined;
     this.idleSince = Date.now();
@@ -167,11 +169,13 @@ class FunctionInstances {
 }
 
 /**
- * How long an instance may stay idle before it is stopped: serverless offline's own default
- * (terminateIdleLambdaTime). A run of the e2e suites reaches most of the ~200 functions; kept
- * forever, their instances would hold gigabytes.
+ * How long an instance may stay idle before it is stopped. Lambda keeps an idle instance for
+ * minutes; serverless offline stopped them after 60 s (terminateIdleLambdaTime), which made
+ * a client that comes back every minute or two meet cold starts AWS would not give it. A run
+ * of the e2e suites reaches most of the ~200 functions: kept forever, their instances would
+ * hold gigabytes.
  */
-export const IDLE_INSTANCE_MS = 60_000;
+export const IDLE_INSTANCE_MS = 120_000;
 
 /** The instances of every function the HTTP API has invoked so far. */
 export class FunctionPool {

@@ -1,8 +1,7 @@
-// A function's worker thread on the local stack, started by infra/local/stream-front.ts
-// (through stream-worker.mjs): the function's own environment, the runtime's `awslambda`
-// globals and its bundle. A streamed function's worker takes any number of concurrent
-// invocations, each relaying what the handler writes as it writes it; a buffered one
-// (infra/local/function-pool.ts) one at a time, as a Lambda instance, answering its result.
+// One worker thread per streamed function on the local stack, started by
+// infra/local/stream-front.ts (through stream-worker.mjs): the function's own
+// environment, the runtime's `awslambda` globals, its bundle, and any number of
+// concurrent invocations, each relaying what the handler writes as it writes it.
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -20,17 +19,13 @@ export type WorkerSetup = z.infer<typeof setupSchema>;
 
 export type ToWorker =
   | { t: 'invoke'; id: string; event: APIGatewayProxyEventV2; timeoutMs: number }
-  | { t: 'call'; id: string; event: unknown; timeoutMs: number }
   | { t: 'abort'; id: string };
 
 export type FromWorker =
   | { t: 'start'; id: string; contentType: string }
   | { t: 'data'; id: string; chunk: Uint8Array }
   | { t: 'end'; id: string }
-  | { t: 'settled'; id: string; error?: string }
-  | { t: 'begin'; id: string }
-  | { t: 'result'; id: string; result: unknown }
-  | { t: 'failed'; id: string; error: string };
+  | { t: 'settled'; id: string; error?: string };
 
 /** `load` imports the bundle outside tsx, exactly as the runtime's plain import() would. */
 export function serveInvocations(load: (url: string) => Promise<Record<string, unknown>>): void {
@@ -62,25 +57,8 @@ export function serveInvocations(load: (url: string) => Promise<Record<string, u
     }
   };
 
-  /** A buffered invocation: `handler(event, context)`, its result answered whole. */
-  const call = async (id: string, event: unknown, timeoutMs: number) => {
-    try {
-      handler ??= load(pathToFileURL(setup.bundle).href).then((mod) => mod[setup.exportName]);
-      const fn = await handler;
-      if (typeof fn !== 'function') throw new Error(`${setup.bundle} exports no function ${setup.exportName}`);
-      // The time limit runs from here: a cold start's loading is the init phase, apart from it in Lambda too.
-      post({ t: 'begin', id });
-      const context = lambdaContext({ functionName: setup.functionName, timeoutMs, requestId: id, memoryMb: setup.memoryMb, region: setup.region });
-      const result: unknown = await fn(event, context);
-      post({ t: 'result', id, result });
-    } catch (err) {
-      post({ t: 'failed', id, error: err instanceof Error ? err.stack ?? err.message : String(err) });
-    }
-  };
-
   port.on('message', (msg: ToWorker) => {
     if (msg.t === 'invoke') void invoke(msg.id, msg.event, msg.timeoutMs);
-    else if (msg.t === 'call') void call(msg.id, msg.event, msg.timeoutMs);
     else running.get(msg.id)?.abort();
   });
 }
