@@ -3,7 +3,8 @@
 // the machine falls on all of them alike. Prints req/s, p50, p99 and errors per endpoint.
 // Usage: npm run bench:load                       (starts its own local stack)
 //        BENCH_URL=http://localhost:3000 npm run bench:load   (against a running one)
-//        LOAD_SECONDS=10 LOAD_ROUNDS=3 LOAD_CONNECTIONS=10 LOAD_ONLY=home,post
+//        LOAD_SECONDS=10 LOAD_ROUNDS=3 LOAD_CONNECTIONS=10 LOAD_ONLY=home,post LOAD_TRACE=/tmp/trace.txt
+import { writeFileSync } from 'node:fs';
 import autocannon, { type Options, type Request } from 'autocannon';
 import { benchOnStack, percentile, printTable, seedWorld } from './lib';
 
@@ -13,25 +14,32 @@ const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 10);
 const ONLY = process.env.LOAD_ONLY?.split(',');
 /** Seconds of rest after each run: the queue work a run set off (a post's fan-out) finishes before the next endpoint is measured. */
 const PAUSE = Number(process.env.LOAD_PAUSE ?? 5);
+/**
+ * Seconds of unmeasured load on each endpoint before the rounds: the local stack starts a function's
+ * instances as concurrency first asks for them (up to LOCAL_FUNCTION_INSTANCES), and those cold starts
+ * (bench/cold-start.ts measures them) would otherwise be the first round's slowest responses. 0 to measure them.
+ */
+const WARMUP = Number(process.env.LOAD_WARMUP ?? 2);
 
 type Endpoint = { key: string; name: string; requests: (conn: () => number) => Request[] };
 
-type Tally = { latencies: number[]; requests: number; seconds: number; errors: number; statuses: Map<number, number> };
+type Tally = { started: number[]; latencies: number[]; requests: number; seconds: number; errors: number; statuses: Map<number, number> };
 
-async function run(baseUrl: string, endpoint: Endpoint): Promise<Omit<Tally, 'statuses'> & { statuses: Map<number, number> }> {
-  const tally: Tally = { latencies: [], requests: 0, seconds: 0, errors: 0, statuses: new Map() };
+async function run(baseUrl: string, endpoint: Endpoint, seconds = SECONDS): Promise<Omit<Tally, 'statuses'> & { statuses: Map<number, number> }> {
+  const tally: Tally = { started: [], latencies: [], requests: 0, seconds: 0, errors: 0, statuses: new Map() };
   // Each connection numbers itself on its first request, so that per-connection work (the
   // statuses it favourites) never overlaps another's.
   let connections = 0;
   const options: Options = {
     url: baseUrl,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: endpoint.requests(() => connections++),
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (err, done) => (err ? reject(err) : resolve(done)));
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      tally.started.push(Date.now() - responseTime);
       tally.latencies.push(responseTime);
       tally.statuses.set(statusCode, (tally.statuses.get(statusCode) ?? 0) + 1);
     });
@@ -90,6 +98,10 @@ benchOnStack(async (baseUrl) => {
   ];
   const endpoints = all.filter((e) => !ONLY || ONLY.includes(e.key));
 
+  if (WARMUP > 0) {
+    for (const endpoint of endpoints) await run(baseUrl, endpoint, WARMUP);
+    await new Promise((resolve) => setTimeout(resolve, PAUSE * 1000));
+  }
   const tallies = new Map<string, Tally[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const endpoint of endpoints) {
@@ -98,6 +110,13 @@ benchOnStack(async (baseUrl) => {
       process.stderr.write(`round ${round + 1} ${endpoint.key}: ${(tally.requests / tally.seconds).toFixed(0)} req/s\n`);
       await new Promise((resolve) => setTimeout(resolve, PAUSE * 1000));
     }
+  }
+  // LOAD_TRACE=file writes every response as "endpoint round start-ms latency-ms", to see when the slow ones came.
+  if (process.env.LOAD_TRACE) {
+    const lines = [...tallies].flatMap(([key, runs]) =>
+      runs.flatMap((r, round) => r.latencies.map((ms, i) => `${key} ${round + 1} ${r.started[i]! - r.started[0]!} ${ms}`)),
+    );
+    writeFileSync(process.env.LOAD_TRACE, `${lines.join('\n')}\n`);
   }
   const rows = endpoints.map((e) => {
     const runs = tallies.get(e.key)!;
@@ -115,6 +134,8 @@ benchOnStack(async (baseUrl) => {
       errors: unexpected.length > 0 ? `${errors} (${unexpected.join(', ')})` : String(errors),
     };
   });
-  process.stdout.write(`\nLoad: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint\n`);
+  process.stdout.write(
+    `\nLoad: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint after ${WARMUP} s of warm-up each\n`,
+  );
   printTable(rows);
 });
