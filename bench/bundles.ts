@@ -3,11 +3,20 @@
 // packages' ES module builds first, the same banner and externals). Used by
 // bench/bundle-size.ts and bench/cold-start.ts.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { load } from 'js-yaml';
 
-type EsbuildSettings = { external: string[]; banner: { js: string }; mainFields: string[]; target: string; alias?: Record<string, string> };
+type EsbuildSettings = {
+  external: string[];
+  banner: { js: string };
+  mainFields: string[];
+  target: string;
+  alias?: Record<string, string>;
+  /** A file exporting an array of esbuild plugins, as serverless-esbuild reads it. */
+  plugins?: string;
+};
 
 /**
  * serverless.yml's `custom.esbuild` block, parsed alone (the whole file carries CloudFormation
@@ -60,6 +69,7 @@ export async function buildFunction(entry: string, outfile?: string) {
     sourcesContent: false,
     external: s.external,
     alias: s.alias,
+    plugins: s.plugins ? (createRequire(resolve('package.json'))(resolve(s.plugins)) as Plugin[]) : [],
     logLevel: 'silent',
     metafile: true,
     ...(outfile ? { outfile, write: true } : { write: false }),

@@ -1,0 +1,22 @@
+// esbuild plugins of the function bundles (serverless.yml, custom.esbuild.plugins; bench/bundles.ts
+// builds with them too).
+//
+// core-js-native: twitter-text 3 imports some twenty core-js 2 polyfills (`core-js/modules/es6.*`) for
+// the browsers of 2019. Each patches a global only where the engine lacks the feature, which Node 22
+// never does, yet esbuild must keep every one of them (about 29 kB minified) as code with side
+// effects. They resolve here to one empty module instead. test/integration/bundle-stand-ins.test.ts
+// checks that the bundled status parser answers as twitter-text with its polyfills does.
+'use strict';
+
+const coreJsNative = {
+  name: 'core-js-native',
+  setup(build) {
+    build.onResolve({ filter: /^core-js\/modules\// }, () => ({ path: 'core-js-native', namespace: 'core-js-native' }));
+    build.onLoad({ filter: /.*/, namespace: 'core-js-native' }, () => ({
+      contents: '// core-js 2 polyfills: every feature they provide is native to Node 22 (infra/bundle/plugins.cjs).\n',
+      loader: 'js',
+    }));
+  },
+};
+
+module.exports = [coreJsNative];
