@@ -22,7 +22,7 @@
 import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
 import { recordTagUses } from '../db/tags';
 import { requestCard } from '../cards/request';
-import { tagDisplayNames } from '../text/status';
+import { tagDisplayNamesIn } from '../text/tags';
 import { tagUseReach } from '../policy';
 import { statusById } from '../db/statuses';
 import { enqueue } from '../queue';
@@ -69,7 +69,7 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
       // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
       // The preview card of its link is asked for here too (a reblog has none of its own).
       const status = await statusById(message.statusId);
-      if (status) await recordTagUses(status, tagUseReach(status), tagDisplayNames(status.text));
+      if (status) await recordTagUses(status, tagUseReach(status), tagDisplayNamesIn(status.text, status.tags));
       if (status) await requestCard(status);
       // A public reply counts toward its parent's trend (once per account, so a page run again adds nothing).
       if (status) await countReply(status);

@@ -8,14 +8,14 @@ import { featuredTagsOf } from '../../lib/db/featured_tags';
 import { dayOf, recordTagUses } from '../../lib/db/tags';
 import type { Status } from '../../lib/db/statuses';
 import { tagUseReach } from '../../lib/policy';
-import { tagDisplayNames } from '../../lib/text/status';
+import { tagDisplayNamesIn } from '../../lib/text/tags';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
 import { call, type Call } from '../support/http';
 import { anAppToken, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 
 /** Counts a status's tags as the fan-out does: as far as its visibility reaches. */
-const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagDisplayNames(status.text));
+const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagDisplayNamesIn(status.text, status.tags));
 
 registerInlineWorker('fanout', fanoutWorker);
 
