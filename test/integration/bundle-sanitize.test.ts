@@ -3,12 +3,8 @@
 // own htmlparser2 8 by the Parser of the project's htmlparser2 12 (infra/bundle/htmlparser2-parser.mjs).
 // It must answer exactly as sanitize-html with postcss and its own parser does (the unbundled module
 // here), on hostile samples and on generated HTML, and carry neither.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { buildFunction } from '../../bench/bundles';
+import { bundled as bundle } from '../support/bundle';
 import { htmlToText, sanitizeRemoteHtml } from '../../lib/federation/sanitize';
 
 type Sanitiser = { sanitizeRemoteHtml: typeof sanitizeRemoteHtml; htmlToText: typeof htmlToText };
@@ -105,20 +101,15 @@ function expectSafe(out: string) {
 }
 
 describe('the sanitiser in a function bundle', () => {
-  let dir: string;
   let bundled: Sanitiser;
   let inputs: string[];
+  let remove = () => {};
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bundle-sanitize-'));
-    const entry = join(dir, 'entry.ts');
-    writeFileSync(entry, `export { sanitizeRemoteHtml, htmlToText } from ${JSON.stringify(join(process.cwd(), 'lib/federation/sanitize.ts'))};\n`);
-    const result = await buildFunction(entry, join(dir, 'entry.mjs'));
-    inputs = Object.keys(result.metafile!.inputs);
-    bundled = (await import(pathToFileURL(join(dir, 'entry.mjs')).href)) as Sanitiser;
+    ({ module: bundled, inputs, remove } = await bundle<Sanitiser>({ 'lib/federation/sanitize.ts': ['sanitizeRemoteHtml', 'htmlToText'] }));
   }, 60_000);
 
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => remove());
 
   it('carries the stand-in, not postcss', () => {
     expect(inputs.some((p) => p.includes('node_modules/postcss/'))).toBe(false);

@@ -4,13 +4,11 @@
 //   and qs's parsing, bundled with it as the functions ship it, answers as qs as installed;
 // - twitter-text's core-js 2 polyfills by one empty module: the status parser bundled so answers
 //   as the one loaded with its polyfills, on recorded tricky texts and on generated ones.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { buildFunction } from '../../bench/bundles';
+import { bundled as bundle } from '../support/bundle';
 import { parseQuery } from '../../lib/http/body';
 import { parseStatusText, statusLength, statusToHtml, tagDisplayNames, tagsOf } from '../../lib/text/status';
 
@@ -46,25 +44,18 @@ const queryString = fc
   .map((pairs) => pairs.map(([k, v, withValue]) => (withValue ? `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}` : k)).join('&'));
 
 describe('the stand-ins of the function bundles', () => {
-  let dir: string;
   let bundled: Bundled;
   let inputs: string[];
+  let remove = () => {};
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bundle-stand-ins-'));
-    const entry = join(dir, 'entry.ts');
-    const source = (file: string) => JSON.stringify(join(process.cwd(), file));
-    writeFileSync(
-      entry,
-      `export { parseQuery } from ${source('lib/http/body.ts')};\n` +
-        `export { parseStatusText, statusLength, statusToHtml, tagDisplayNames, tagsOf } from ${source('lib/text/status.ts')};\n`,
-    );
-    const result = await buildFunction(entry, join(dir, 'entry.mjs'));
-    inputs = Object.keys(result.metafile!.inputs);
-    bundled = (await import(pathToFileURL(join(dir, 'entry.mjs')).href)) as Bundled;
+    ({ module: bundled, inputs, remove } = await bundle<Bundled>({
+      'lib/http/body.ts': ['parseQuery'],
+      'lib/text/status.ts': ['parseStatusText', 'statusLength', 'statusToHtml', 'tagDisplayNames', 'tagsOf'],
+    }));
   }, 60_000);
 
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => remove());
 
   it('carries the stand-ins, not core-js, side-channel, get-intrinsic or object-inspect', () => {
     for (const gone of ['core-js', 'side-channel', 'get-intrinsic', 'object-inspect']) {
