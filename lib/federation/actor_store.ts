@@ -10,7 +10,6 @@
 // Link object, as ./vocab.ts reads them) but trusted narrowly: its id must be
 // on the origin it was fetched from, its key must belong to it, its HTML is
 // sanitised (./sanitize.ts), and none of our own URLs is ever stored as remote.
-import { createPublicKey } from 'node:crypto';
 import { config } from '../config';
 import { accountByUsername, accountItem, type Account } from '../db/accounts';
 import { syncDirectoryListing } from '../db/directory';
@@ -23,15 +22,15 @@ import { FetchFailed, fetchObject } from './fetch';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import type { KeyLookup } from './signatures';
+import { ACTOR_TYPES, isActorType, keyOf, REFETCH_AT_MOST_EVERY_MS, sameOrigin } from './signer_keys';
 import { apUrls, isLocalUrl } from './urls';
 import { asArray, dateOf, httpUrl, idOf, objectOf, textOf, typeOf, urlOf, type ApDocument } from './vocab';
 import { isAcctUsername, normalizeDomain, webfinger } from './webfinger';
 
-export const ACTOR_TYPES = ['Person', 'Service', 'Application', 'Group', 'Organization'] as const;
+export { ACTOR_TYPES, REFETCH_AT_MOST_EVERY_MS };
+
 /** A stored actor older than this is fetched again when next needed. */
 export const REFRESH_AFTER_MS = 24 * 3600_000;
-/** A refetch asked for (a signature that failed: a rotated key?) is not repeated sooner than this. */
-export const REFETCH_AT_MOST_EVERY_MS = 60_000;
 
 const MAX_DISPLAY_NAME = 1000;
 const MAX_NOTE_HTML = 50_000;
@@ -54,15 +53,6 @@ export type ParsedActor = Pick<
   | 'discoverable' | 'inboxUrl' | 'sharedInboxUrl' | 'outboxUrl' | 'followersUrl' | 'followingUrl' | 'featuredUrl'
   | 'publicKeyId' | 'publicKeyPem' | 'avatarRemoteUrl' | 'headerRemoteUrl' | 'emojis'
 > & { uri: string; domain: string; published: string | null };
-
-const originOf = (url: string): string | undefined => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-};
-const sameOrigin = (a: string, b: string) => originOf(a) !== undefined && originOf(a) === originOf(b);
 
 /** A link-valued property (a URL string or an object with an id), as an http(s) URL or null. */
 const linkOf = (value: unknown): string | null => httpUrl(idOf(value)) ?? null;
@@ -92,33 +82,6 @@ function fieldsOf(doc: ApDocument): Pick<Account, 'fields' | 'fieldsHtml'> {
     if (fields.length === MAX_FIELDS) break;
   }
   return { fields, fieldsHtml };
-}
-
-/** A PEM that node can read as a public key. */
-const readablePem = (pem: unknown): pem is string => {
-  if (typeof pem !== 'string' || !pem.includes('-----BEGIN')) return false;
-  try {
-    createPublicKey(pem);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/**
- * The actor's key: among `publicKey` (one object or several), the one named `keyId` if given,
- * else the first; it must be the actor's own (`owner`, when given, is the actor; its id on the
- * actor's origin) and readable.
- */
-function keyOf(doc: ApDocument, actorId: string, keyId?: string): { publicKeyId: string; publicKeyPem: string } | undefined {
-  const keys = asArray(doc.publicKey).flatMap((k) => {
-    const key = objectOf(k);
-    if (!key || typeof key.id !== 'string' || !sameOrigin(key.id, actorId)) return [];
-    const owner = idOf(key.owner);
-    if (owner !== undefined && owner !== actorId) return [];
-    return readablePem(key.publicKeyPem) ? [{ publicKeyId: key.id, publicKeyPem: key.publicKeyPem }] : [];
-  });
-  return keys.find((k) => k.publicKeyId === keyId) ?? keys[0];
 }
 
 /** Reads an actor document as real peers send it; throws InvalidActor. */
@@ -307,8 +270,6 @@ const rememberOwner = (keyId: string, owner: string) => {
   if (keyOwners.size >= KEY_OWNERS_MAX) keyOwners.delete(keyOwners.keys().next().value!);
   keyOwners.set(keyId, owner);
 };
-
-const isActorType = (doc: ApDocument) => (ACTOR_TYPES as readonly string[]).includes(typeOf(doc) ?? '');
 
 /** The account owning `keyId`, from the key's own document when it is not a stored actor's URI. */
 async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {

@@ -5,6 +5,7 @@
 // signed request whose actor may see it, and everything else is "Record not found"
 // (never 401 or 403, which would tell that it exists).
 import { accountByUsername, accountsByIds, type Account } from '../db/accounts';
+import { remoteAccountByUri } from '../db/remote';
 import { accountStatusesPage, pinnedStatusIds } from '../db/account_statuses';
 import { followersPage, followingPage } from '../db/follows';
 import { statusById, statusesByIds, type Status } from '../db/statuses';
@@ -13,7 +14,6 @@ import { isId } from '../ids';
 import { log } from '../log';
 import type { Page } from '../paging';
 import { isPublic, mayView, openToAnyone } from '../policy';
-import { lookupKey, withoutPins } from './actor_store';
 import {
   actorUriOf,
   announceOf,
@@ -26,6 +26,7 @@ import {
   type ApObject,
 } from './render';
 import { verifyRequest } from './signatures';
+import { lookupSignerKey } from './signer_keys';
 import { apUrls } from './urls';
 
 /** Items per page: Mastodon's outbox pages hold 20 activities, its follower pages 40 actors. */
@@ -45,24 +46,30 @@ export async function localAccountNamed(username: string): Promise<Account> {
 
 export type IncomingRequest = { method: string; path: string; headers: Record<string, string | undefined>; body?: string };
 
+/**
+ * Who signed a request: the actor's URI and server, and its account when we store one (a follower
+ * or a mentioned actor always is stored; a signer we store nothing about sees what anyone sees).
+ */
+export type Signer = { uri: string; domain: string; account: Account | undefined };
+
 /** The actor a request speaks for, read only when needed; undefined when it is not signed, or not by a key we can verify. */
-export type Requester = () => Promise<Account | undefined>;
+export type Requester = () => Promise<Signer | undefined>;
 
 /**
- * The account of the actor that signed `req` (draft-cavage HTTP Signature, the key
- * fetched and stored by lib/federation/actor_store.ts's lookupKey). Unsigned, badly signed,
- * or signed with a key that cannot be had: undefined, and the caller treats it as anyone.
+ * The actor that signed `req` (draft-cavage HTTP Signature, the key read by ./signer_keys.ts's
+ * lookupSignerKey, which stores no new account). Unsigned, badly signed, or signed with a key
+ * that cannot be had: undefined, and the caller treats it as anyone.
  */
 export function signedRequester(req: IncomingRequest): Requester {
   return async () => {
     if (!req.headers.signature) return undefined;
-    const verified = await verifyRequest(req, lookupKey);
+    const verified = await verifyRequest(req, lookupSignerKey);
     if (!verified.ok) {
       log.debug('signed fetch refused', { reason: verified.reason, path: req.path });
       return undefined;
     }
-    // The lookup stored the key's actor: no second fetch.
-    return withoutPins.accountByActorUri(verified.ownerUri, { fetch: false });
+    const account = await remoteAccountByUri(verified.ownerUri);
+    return { uri: verified.ownerUri, domain: new URL(verified.ownerUri).host.toLowerCase(), account };
   };
 }
 
@@ -75,7 +82,7 @@ async function servedStatus(author: Account, id: string, requester: Requester): 
   const status = isId(id) ? await statusById(id) : undefined;
   if (!status || status.accountId !== author.id || status.uri) throw notFound();
   // Only a status not open to anyone makes us check who asks (a signed request of a follower or a mentioned actor).
-  const viewer = openToAnyone(status) ? undefined : await requester();
+  const viewer = openToAnyone(status) ? undefined : (await requester())?.account;
   if (!(await mayView(viewer, status))) throw notFound();
   return status;
 }
