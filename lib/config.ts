@@ -58,6 +58,15 @@ export const config = {
     const factor = Number(env('RATE_LIMIT_FACTOR', '1'));
     return Number.isFinite(factor) && factor > 0 ? factor : 1;
   },
+  /**
+   * Hits of the general API budgets an instance counts before it writes them (lib/http/rate_tally.ts):
+   * 10. The integration tests set 1, every hit written, so that a request's DynamoDB calls do not depend
+   * on the requests before it; test/integration/rate-tally.test.ts tests the batches.
+   */
+  get rateTallyBatch() {
+    const batch = Number(env('RATE_TALLY_BATCH', '10'));
+    return Number.isInteger(batch) && batch >= 1 ? batch : 10;
+  },
 };
 
 export const SOFTWARE = { name: 'tootless', version: '0.1.0' };

@@ -1,5 +1,5 @@
 // Fixed-window request counters for the rate limits (lib/http/ratelimit.ts):
-// one small item per (throttle, subject, window), counted with one atomic ADD
+// one small item per (throttle, subject, window), counted with atomic ADDs
 // and removed by TTL once its window is over.
 import { z } from 'zod';
 import { keys } from './keys';
@@ -8,15 +8,16 @@ import { updateItem } from './table';
 const counterItem = z.object({ hits: z.number().int(), expiresAt: z.number() });
 
 /**
- * Adds one hit to a window's counter and answers the count, this hit included.
- * One UpdateItem whatever the state: the first hit of a window creates the item.
+ * Adds `hits` (one, or those an instance counted since it last wrote: lib/http/rate_tally.ts) to a
+ * window's counter and answers the count, these included. One UpdateItem whatever the state: the
+ * first hit of a window creates the item.
  */
-export async function countHit(throttle: string, subject: string, windowStart: number, expiresAt: number): Promise<number> {
+export async function countHit(throttle: string, subject: string, windowStart: number, expiresAt: number, hits = 1): Promise<number> {
   const counter = await updateItem(
     {
       Key: keys.rateCounter(throttle, subject, windowStart),
-      UpdateExpression: 'ADD hits :one SET expiresAt = :expires',
-      ExpressionAttributeValues: { ':one': 1, ':expires': expiresAt },
+      UpdateExpression: 'ADD hits :hits SET expiresAt = :expires',
+      ExpressionAttributeValues: { ':hits': hits, ':expires': expiresAt },
     },
     counterItem,
   );

@@ -8,6 +8,7 @@ import { uncountedWrites } from '../aws';
 import { config } from '../config';
 import { countHit } from '../db/ratelimits';
 import { HttpError } from '../errors';
+import { rateTally } from './rate_tally';
 import { Reply } from './reply';
 
 export type Throttle = {
@@ -18,14 +19,16 @@ export type Throttle = {
   periodSeconds: number;
   /** What an endpoint's own throttle counts by: the address (the default), or the signed-in account. */
   per?: 'address' | 'account';
+  /** Counted in the instance's memory and written in batches (./rate_tally.ts): the general API budgets. */
+  tallied?: boolean;
 };
 
 /** Mastodon's throttles, by the name it gives them. */
 export const throttles = {
   /** throttle_per_token_api: every /api request made with a valid access token, per token. */
-  apiToken: { name: 'api-token', limit: 300, periodSeconds: 5 * 60 },
+  apiToken: { name: 'api-token', limit: 300, periodSeconds: 5 * 60, tallied: true },
   /** throttle_unauthenticated_api: /api requests without a valid token, per address. */
-  apiAddress: { name: 'api-ip', limit: 300, periodSeconds: 5 * 60 },
+  apiAddress: { name: 'api-ip', limit: 300, periodSeconds: 5 * 60, tallied: true },
   /** throttle_api_sign_up: POST /api/v1/accounts, per address. */
   signUp: { name: 'sign-up', limit: 5, periodSeconds: 30 * 60 },
   /**
@@ -57,15 +60,18 @@ export const windowStart = (throttle: Throttle, at: number = Date.now()) =>
   Math.floor(at / 1000 / throttle.periodSeconds) * throttle.periodSeconds;
 
 /**
- * Counts one request against a throttle. The write is bookkeeping, not the
- * request's effect: it is made (and left out of the write metrics) even when the
- * request is then refused.
+ * Counts one request against a throttle: in DynamoDB, or for a tallied throttle in this
+ * instance's tally, written in batches (./rate_tally.ts). The write is bookkeeping, not the
+ * request's effect: it is made (and left out of the write metrics) even when the request is
+ * then refused.
  */
 export async function hit(throttle: Throttle, subject: string, at: number = Date.now()): Promise<Budget> {
   const start = windowStart(throttle, at);
   const end = start + throttle.periodSeconds;
-  const count = await uncountedWrites(() => countHit(throttle.name, subject, start, end + KEEP_AFTER_WINDOW_SECONDS));
-  return { limit: limitOf(throttle), count, resetAt: new Date(end * 1000) };
+  const limit = limitOf(throttle);
+  const write = (hits: number) => uncountedWrites(() => countHit(throttle.name, subject, start, end + KEEP_AFTER_WINDOW_SECONDS, hits));
+  const count = throttle.tallied ? await rateTally.hit(`${throttle.name}#${subject}`, start, limit, write, at) : await write(1);
+  return { limit, count, resetAt: new Date(end * 1000) };
 }
 
 export const spent = (budget: Budget) => budget.count > budget.limit;

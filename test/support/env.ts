@@ -26,6 +26,9 @@ process.env.MAIL_DIR = join(tmpdir(), `tootless-mail-${suffix}`);
 // stage states its own, as a deployed one must. SECRETS_PATH (SSM) is for test/integration/secrets.test.ts.
 process.env.SECRET_KEY_BASE = `test-secret-key-base-${suffix}`;
 delete process.env.SECRETS_PATH;
+// Every hit of the general API budgets written (lib/http/rate_tally.ts batches them by 10): a request's
+// DynamoDB calls, which tests count, then do not depend on the requests before it.
+process.env.RATE_TALLY_BATCH = '1';
 // Tests assert on responses and stored state; expected errors (malformed queue messages and the like) need not print.
 process.env.LOG_LEVEL ??= 'silent';
 // The machines run Node 20 (Lambda runs nodejs22.x); the SDK's notice about later versions is not news in every test file.
