@@ -1,6 +1,7 @@
 // Accounts: the profile item, its uniqueness items (username, e-mail) and the
 // login state of local users, all on one item so auth costs one read.
 import { z } from 'zod';
+import { padId } from '../ids';
 import { remoteEmoji } from './emojis';
 import { GSI1, gsi1, keys } from './keys';
 import { batchGet, deleteItem, getItem, nowIso, putItem, query, setAttributes, transact, updateItem, type Item } from './table';
@@ -79,6 +80,12 @@ export const accountItem = z.object({
   /** Flags a rendered status asks for (lib/db/status_page.ts): bookmarked, and muted (a conversation mute). */
   hasBookmarks: z.boolean().default(false),
   hasConversationMutes: z.boolean().default(false),
+  /**
+   * The highest status id (padded) this account has favourited or reblogged, raised in the transaction that
+   * writes the flag: a newer status has neither flag, and a page does not ask (lib/db/viewer_summary.ts).
+   * Null for an account made before it existed, and for remote accounts: their flags are always read.
+   */
+  flaggedUpTo: z.string().nullable().default(null),
 });
 export type Account = z.infer<typeof accountItem>;
 
@@ -117,7 +124,7 @@ export async function createLocalAccount(
   extra: Item[] = [],
 ): Promise<{ ok: true; account: Account } | { ok: false; taken: 'username' | 'email' }> {
   const now = nowIso();
-  const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now, hidesTracked: true });
+  const account = accountItem.parse({ ...input, createdAt: now, updatedAt: now, hidesTracked: true, flaggedUpTo: padId('0') });
   const pending = account.approved ? {} : gsi1.pendingAccount(account.id);
   const result = await transact([
     { Put: { Item: { ...keys.username(account.username), ...gsi1.usernameIndex(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },

@@ -14,7 +14,8 @@ import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
 import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, type TransactItem } from './table';
-import { markHides, noteMarked } from './viewer_summary';
+import { flagBoundRaise, markHides, noteFlagged, noteMarked } from './viewer_summary';
+import type { Account } from './accounts';
 
 /** A flag item: the account did this to the status; `id` is the interaction's own id (list order). */
 export const interactionItem = z.object({
@@ -62,17 +63,41 @@ export type Toggle = 'changed' | 'unchanged' | 'gone';
 
 export const favouriteOf = (accountId: string, statusId: string) => getItem(keys.favourite(accountId, statusId), interactionItem, true);
 
-export async function addFavourite(accountId: string, statusId: string): Promise<Toggle> {
+/**
+ * Favourites a status. `viewer`: the account as this request read it (or only its id), whose `flaggedUpTo`
+ * the transaction raises to the status when it is newer (lib/db/viewer_summary.ts).
+ */
+export async function addFavourite(viewer: Pick<Account, 'id' | 'flaggedUpTo'> | string, statusId: string): Promise<Toggle> {
+  const accountId = typeof viewer === 'string' ? viewer : viewer.id;
   const fav: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso() };
   const entry = { id: fav.id, accountId, statusId };
-  const result = await transact([
+  const writes: TransactItem[] = [
     { Put: { Item: { ...keys.favourite(accountId, statusId), ...fav }, ConditionExpression: ifAbsent } },
     { Put: { Item: { ...keys.statusFavourites(statusId, fav.id), ...entry } } },
     { Put: { Item: { ...keys.accountFavourites(accountId, fav.id), ...entry } } },
     counterUpdate(statusId, 'favouritesCount', 1),
-  ]);
+  ];
+  const raise = flagBoundRaise(typeof viewer === 'string' ? undefined : viewer, statusId);
+  const bound: TransactItem | undefined = raise && {
+    Update: { Key: keys.account(accountId), UpdateExpression: `SET ${raise.set}`, ConditionExpression: raise.condition, ExpressionAttributeValues: raise.values },
+  };
+  const result = await flagWithBound(accountId, writes, bound && { items: [...writes, bound], index: writes.length });
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
+}
+
+/**
+ * Runs a transaction that writes a favourite or reblog flag (`plain`), or the same with the raise of the
+ * account's bound when one is due (`bounded`, the raise at `index`). When only the raise's condition failed,
+ * another request raised the bound at least as high meanwhile: the flag is written without it. Either way
+ * this invocation reads the account's flags in full from now on.
+ */
+async function flagWithBound(accountId: string, plain: TransactItem[], bounded?: { items: TransactItem[]; index: number }) {
+  noteFlagged(accountId);
+  if (!bounded) return transact(plain);
+  const first = await transact(bounded.items);
+  if (!first.ok && first.failed.length === 1 && first.failed[0] === bounded.index) return transact(plain);
+  return first;
 }
 
 export async function removeFavourite(accountId: string, statusId: string): Promise<Toggle> {
@@ -185,14 +210,28 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
  * the reblogged_by list entry, the original's reblogsCount and the reblogger's
  * statusesCount, all or nothing. A discoverable `reblogger` (as read before) moves its profile-directory entry with it.
  */
-export async function addReblog(reblog: Status, original: Status, reblogger?: Listed): Promise<Toggle> {
-  const result = await transact([...reblogWrites(reblog, original, reblogger), { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } }]);
+/**
+ * Writes a local reblog and the reblogger's home entry. `reblogger`: the account as this request read it; its
+ * `flaggedUpTo` is raised to the original when that is newer (lib/db/viewer_summary.ts).
+ */
+export async function addReblog(reblog: Status, original: Status, reblogger?: Listed & Partial<Pick<Account, 'flaggedUpTo'>>): Promise<Toggle> {
+  const home: TransactItem = { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } };
+  const read = reblogger?.flaggedUpTo === undefined ? undefined : { flaggedUpTo: reblogger.flaggedUpTo };
+  const raise = flagBoundRaise(read, original.id);
+  const bounded = raise && { items: [...reblogWrites(reblog, original, reblogger, raise), home], index: REBLOGGER_UPDATE };
+  const result = await flagWithBound(reblog.accountId, [...reblogWrites(reblog, original, reblogger), home], bounded);
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
 }
 
-/** What every reblog writes, its flag first: the flag, the reblog status, the reblogged_by entry and both counters. */
-function reblogWrites(reblog: Status, original: Status, reblogger?: Listed): TransactItem[] {
+/** Where reblogWrites puts the update of the reblogger's account. */
+const REBLOGGER_UPDATE = 4;
+
+/**
+ * What every reblog writes, its flag first: the flag, the reblog status, the reblogged_by entry and both counters
+ * (the reblogger's at REBLOGGER_UPDATE, with the raise of its flag bound when given).
+ */
+function reblogWrites(reblog: Status, original: Status, reblogger?: Listed, raise?: ReturnType<typeof flagBoundRaise>): TransactItem[] {
   const accountId = reblog.accountId;
   const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt };
   return [
@@ -203,9 +242,9 @@ function reblogWrites(reblog: Status, original: Status, reblogger?: Listed): Tra
     {
       Update: {
         Key: keys.account(accountId),
-        UpdateExpression: 'SET lastStatusAt = :at ADD statusesCount :one',
-        ConditionExpression: ifPresent,
-        ExpressionAttributeValues: { ':at': reblog.createdAt, ':one': 1 },
+        UpdateExpression: `SET lastStatusAt = :at${raise ? `, ${raise.set}` : ''} ADD statusesCount :one`,
+        ConditionExpression: raise ? `${ifPresent} AND ${raise.condition}` : ifPresent,
+        ExpressionAttributeValues: { ':at': reblog.createdAt, ':one': 1, ...raise?.values },
       },
     },
     ...directoryActivityItems(reblogger, reblog.createdAt),

@@ -14,6 +14,7 @@ import { cardItem, type PreviewCard } from './cards';
 import { batchGet, keyString, type Parser } from './table';
 import { flagsKnownAbsent } from './viewer_summary';
 import { knownItem } from './known_items';
+import { padId } from '../ids';
 
 const anyItem = z.record(z.string(), z.unknown());
 type Loaded = Map<string, Record<string, unknown>>;
@@ -49,8 +50,13 @@ export type ViewerFlags = { favourited: boolean; reblogged: boolean; bookmarked:
 const NO_FLAGS: ViewerFlags = { favourited: false, reblogged: false, bookmarked: false, pinned: false, muted: false };
 
 /** The keys of `viewerId`'s flags on a status: exact-key lookups, so they join the page's batch read. */
-function viewerFlagKeys(status: Status, viewerId: string, absent = { bookmarks: false, conversationMutes: false }): Key[] {
-  const list = [keys.favourite(viewerId, status.id), keys.reblogFlag(viewerId, status.id)];
+function viewerFlagKeys(
+  status: Status,
+  viewerId: string,
+  absent: { bookmarks: boolean; conversationMutes: boolean; flaggedUpTo?: string } = { bookmarks: false, conversationMutes: false },
+): Key[] {
+  // A status newer than any the viewer ever favourited or reblogged has neither flag (lib/db/viewer_summary.ts).
+  const list = absent.flaggedUpTo !== undefined && padId(status.id) > absent.flaggedUpTo ? [] : [keys.favourite(viewerId, status.id), keys.reblogFlag(viewerId, status.id)];
   // A viewer whose account has no bookmarks or thread mutes is not asked for them (lib/db/viewer_summary.ts).
   if (!absent.bookmarks) list.push(keys.bookmark(viewerId, status.id));
   if (!absent.conversationMutes) list.push(keys.conversationMute(viewerId, status.conversationId));

@@ -10,10 +10,15 @@
 // Likewise `hasBookmarks` and `hasConversationMutes`: a page of statuses asks for the
 // viewer's bookmark and thread-mute of each status only when the account has any.
 //
+// And `flaggedUpTo`, the highest status id the account has favourited or reblogged: a page does not ask
+// for those two flags of any newer status. The transaction that writes such a flag raises it first
+// (flagBoundRaise below), so no flag is ever above it.
+//
 // The HTTP layer hands the authenticated account to seedKnownEmpty(); the reads of those
 // partitions (lib/db/blocks.ts, lib/db/filters.ts) go through the invocation's scope
 // (lib/request_scope.ts) under the keys below, so a partition known empty is not read.
 import type { Account } from './accounts';
+import { padId } from '../ids';
 import { keys } from './keys';
 import type { TransactItem } from './table';
 import { factInRequest, forgetInRequest, knownInRequest, setFactInRequest } from '../request_scope';
@@ -54,7 +59,8 @@ export function markHides(accountId: string, flags: HideFlag[]): TransactItem {
 }
 
 /** Tells the invocation which of the viewer's partitions are empty, from its account's flags. */
-export function seedKnownEmpty(account: Pick<Account, 'id' | HideFlag | 'hidesTracked'>): void {
+export function seedKnownEmpty(account: Pick<Account, 'id' | HideFlag | 'hidesTracked' | 'flaggedUpTo'>): void {
+  if (account.flaggedUpTo !== null) setFactInRequest(`flagged-up-to:${account.id}`, account.flaggedUpTo);
   if (!account.hidesTracked) return;
   if (!account.hasBlocks) knownInRequest(scopeKeys.blocking(account.id), []);
   if (!account.hasBlockedBy) knownInRequest(scopeKeys.blockedBy(account.id), []);
@@ -64,11 +70,34 @@ export function seedKnownEmpty(account: Pick<Account, 'id' | HideFlag | 'hidesTr
   if (!account.hasConversationMutes) setFactInRequest(`no-conversation-mutes:${account.id}`, true);
 }
 
-/** Which of the viewer's per-status flags can only be false in this invocation (its account says it has none). */
-export const flagsKnownAbsent = (viewerId: string) => ({
-  bookmarks: factInRequest(`no-bookmarks:${viewerId}`) === true,
-  conversationMutes: factInRequest(`no-conversation-mutes:${viewerId}`) === true,
-});
+/**
+ * Which of the viewer's per-status flags can only be false in this invocation (its account says it has none),
+ * and above which status id its favourite and reblog flags can only be false (undefined: unknown).
+ */
+export const flagsKnownAbsent = (viewerId: string) => {
+  const bound = factInRequest(`flagged-up-to:${viewerId}`);
+  return {
+    bookmarks: factInRequest(`no-bookmarks:${viewerId}`) === true,
+    conversationMutes: factInRequest(`no-conversation-mutes:${viewerId}`) === true,
+    flaggedUpTo: typeof bound === 'string' ? bound : undefined,
+  };
+};
+
+/**
+ * What raises `flaggedUpTo` to `statusId` in the transaction that writes a favourite or reblog flag of it:
+ * undefined when the account as read keeps no bound (made before it, or remote) or has it as high already.
+ * An account not read (undefined) always gets the raise. Its condition (`flaggedUpTo < :id`) fails when
+ * the bound is as high already, or absent: the caller then writes the flag without it (flagWithBound in
+ * ./interactions.ts).
+ */
+export function flagBoundRaise(account: Pick<Account, 'flaggedUpTo'> | undefined, statusId: string): { set: string; condition: string; values: Record<string, string> } | undefined {
+  const id = padId(statusId);
+  if (account && (account.flaggedUpTo === null || id <= account.flaggedUpTo)) return undefined;
+  return { set: 'flaggedUpTo = :flaggedUpTo', condition: 'flaggedUpTo < :flaggedUpTo', values: { ':flaggedUpTo': id } };
+}
+
+/** After this invocation wrote a favourite or reblog flag of the account: its bound is no longer the one read. */
+export const noteFlagged = (accountId: string): void => setFactInRequest(`flagged-up-to:${accountId}`, undefined);
 
 /** After a write set `flags` on the account: this invocation no longer takes those partitions or flags as empty. */
 export function noteMarked(accountId: string, flags: HideFlag[]): void {

@@ -33,7 +33,7 @@ export async function mayInteract(received: Received, status: Status): Promise<b
 export async function like(received: Received): Promise<Outcome> {
   const status = await localStatusAt(idOf(received.activity.object));
   if (!status || !(await mayInteract(received, status))) return 'ignored';
-  const outcome = await addFavourite(received.actor.id, status.id);
+  const outcome = await addFavourite(received.actor, status.id);
   if (outcome === 'gone') return 'ignored';
   // Counted once per (status, account), so a redelivery counts nothing more.
   await countInteraction(status, 'favourite', received.actor.id);

@@ -14,7 +14,7 @@ import { currentStatus, interactionTarget } from './target';
 /** Favourites the status (a reblog's original); answers the status to render. */
 export async function favourite(viewer: Account, id: string): Promise<Status> {
   const { shown, target } = await interactionTarget(id, viewer);
-  const outcome = await addFavourite(viewer.id, target.id);
+  const outcome = await addFavourite(viewer, target.id);
   if (outcome === 'gone') throw notFound();
   if (outcome === 'changed') await countInteraction(target, 'favourite', viewer.id);
   if (outcome === 'changed' && target.accountId !== viewer.id) {
