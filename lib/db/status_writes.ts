@@ -112,17 +112,27 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
   return { ok: true };
 }
 
-/** The author's statusesCount and lastStatusAt; the account as it is now is known for the rest of the invocation. */
-async function countAuthorPosted(accountId: string, at: string): Promise<void> {
-  const account = await updateItem(
+/**
+ * The author's statusesCount and lastStatusAt; the account as it is now is known for the rest of the invocation.
+ * Posts of one author run side by side and their updates may land in any order: lastStatusAt only moves forward
+ * (a later post's update that lands first is not undone by an earlier one's, which then only counts).
+ */
+export async function countAuthorPosted(accountId: string, at: string): Promise<void> {
+  const forward = await updateItem(
     {
       Key: keys.account(accountId),
       UpdateExpression: 'SET lastStatusAt = :at ADD statusesCount :d',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':d': 1, ':at': at },
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastStatusAt) OR attribute_type(lastStatusAt, :null) OR lastStatusAt < :at)',
+      ExpressionAttributeValues: { ':d': 1, ':at': at, ':null': 'NULL' },
     },
     anyItem,
   );
+  const account =
+    forward ??
+    (await updateItem(
+      { Key: keys.account(accountId), UpdateExpression: 'ADD statusesCount :d', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':d': 1 } },
+      anyItem,
+    ));
   // A deleted account (the condition failed) is read, if at all, from the table.
   if (account) knowItem(keys.account(accountId), account);
 }

@@ -13,6 +13,7 @@ import { dynamo } from '../../lib/aws';
 import { accountById } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { statusById } from '../../lib/db/statuses';
+import { countAuthorPosted } from '../../lib/db/status_writes';
 import { registerInlineWorker } from '../../lib/queue';
 import { anAppToken, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
@@ -77,6 +78,15 @@ describe('concurrent writes to shared items', () => {
     expect(stored?.lastStatusAt).toBe(newest);
     // Each answer shows the author as its own update left it: ten different counts, 1 to 10.
     expect(answers.map((a) => a.body.account.statuses_count as number).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it("two posts' author updates landing out of order: lastStatusAt stays the later post's, both are counted", async () => {
+    const [author] = await users(1);
+    await countAuthorPosted(author!.account.id, '2026-01-02T00:00:00.000Z');
+    await countAuthorPosted(author!.account.id, '2026-01-01T00:00:00.000Z');
+    expect(await accountById(author!.account.id)).toMatchObject({ statusesCount: 2, lastStatusAt: '2026-01-02T00:00:00.000Z' });
+    await countAuthorPosted(author!.account.id, '2026-01-03T00:00:00.000Z');
+    expect(await accountById(author!.account.id)).toMatchObject({ statusesCount: 3, lastStatusAt: '2026-01-03T00:00:00.000Z' });
   });
 
   it('deleting two statuses at once counts both off the instance', async () => {
