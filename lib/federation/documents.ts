@@ -5,7 +5,6 @@
 // signed request whose actor may see it, and everything else is "Record not found"
 // (never 401 or 403, which would tell that it exists).
 import { accountByUsername, accountsByIds, type Account } from '../db/accounts';
-import { remoteAccountByUri } from '../db/remote';
 import { accountStatusesPage, pinnedStatusIds } from '../db/account_statuses';
 import { followersPage, followingPage } from '../db/follows';
 import { statusById, statusesByIds, type Status } from '../db/statuses';
@@ -26,7 +25,7 @@ import {
   type ApObject,
 } from './render';
 import { verifyRequest } from './signatures';
-import { lookupSignerKey } from './signer_keys';
+import { lookupSignerKey, storedSigner } from './signer_keys';
 import { apUrls } from './urls';
 
 /** Items per page: Mastodon's outbox pages hold 20 activities, its follower pages 40 actors. */
@@ -68,7 +67,7 @@ export function signedRequester(req: IncomingRequest): Requester {
       log.debug('signed fetch refused', { reason: verified.reason, path: req.path });
       return undefined;
     }
-    const account = await remoteAccountByUri(verified.ownerUri);
+    const account = await storedSigner(verified.ownerUri);
     return { uri: verified.ownerUri, domain: new URL(verified.ownerUri).host.toLowerCase(), account };
   };
 }

@@ -9,7 +9,9 @@
 // So a document endpoint never parses, sanitises or stores a profile: its bundle carries no HTML
 // sanitiser (./actor_store.ts stores actors; the inbox's signature check uses it).
 import { createPublicKey } from 'node:crypto';
+import type { Account } from '../db/accounts';
 import { remoteAccountByUri, updateRemoteAccount } from '../db/remote';
+import { knownInRequest, oncePerRequest } from '../request_scope';
 import { log } from '../log';
 import { FetchFailed, fetchObject } from './fetch';
 import type { KeyLookup } from './signatures';
@@ -99,6 +101,12 @@ const keep = (keyId: string, entry: Kept) => {
   kept.set(keyId, entry);
 };
 
+/**
+ * The stored account of a signer's actor URI, read once per invocation: the key lookup and the
+ * requester that then asks who signed (./documents.ts) read the same two items.
+ */
+export const storedSigner = (uri: string): Promise<Account | undefined> => oncePerRequest(`signer:${uri}`, () => remoteAccountByUri(uri));
+
 /** Forgets the keys kept in memory (tests: a new container). */
 export const forgetKeptKeys = (): void => kept.clear();
 
@@ -117,16 +125,17 @@ export const lookupSignerKey: KeyLookup = async (keyId, { refresh }) => {
   }
   try {
     if (!refresh) {
-      const stored = await remoteAccountByUri(keyId.replace(/#.*$/, ''));
+      const stored = await storedSigner(keyId.replace(/#.*$/, ''));
       if (stored?.uri && stored.publicKeyId === keyId && stored.publicKeyPem) return { publicKeyPem: stored.publicKeyPem, ownerUri: stored.uri };
     }
     const fetched = await fetchActorKey(keyId);
     if (!fetched) return undefined;
     const found = { publicKeyPem: fetched.key.publicKeyPem, ownerUri: fetched.ownerUri };
     keep(keyId, { ...found, fetchedAt: now });
-    const owner = await remoteAccountByUri(fetched.ownerUri);
+    const owner = await storedSigner(fetched.ownerUri);
     if (owner && (owner.publicKeyId !== keyId || owner.publicKeyPem !== found.publicKeyPem)) {
-      await updateRemoteAccount(owner.id, { publicKeyId: keyId, publicKeyPem: found.publicKeyPem });
+      const updated = await updateRemoteAccount(owner.id, { publicKeyId: keyId, publicKeyPem: found.publicKeyPem });
+      knownInRequest(`signer:${fetched.ownerUri}`, updated);
     }
     return found;
   } catch (err) {

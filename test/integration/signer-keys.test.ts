@@ -10,7 +10,8 @@ import { remoteAccountByUri } from '../../lib/db/remote';
 import { saveActorDocument } from '../../lib/federation/actors';
 import { signRequest, type Signer } from '../../lib/federation/signatures';
 import { forgetKeptKeys, lookupSignerKey } from '../../lib/federation/signer_keys';
-import { newId } from '../../lib/ids';
+import { newId, padId } from '../../lib/ids';
+import { dynamo } from '../../lib/aws';
 import { call } from '../support/http';
 import { aBareAccount, aFollow, aStoredStatus } from '../support/factories';
 import { scanTable } from '../support/items';
@@ -107,8 +108,16 @@ describe('a stored follower', () => {
     const account = (await saveActorDocument(follower.doc))!;
     await aFollow(account, alice);
     const secret = await aStoredStatus(alice, { visibility: 'private' });
-    expect((await getNote(secret.id, follower)).status).toBe(200);
+    const read: string[] = [];
+    const stop = dynamo().observe((op, input) => {
+      if (op === 'GetItem') read.push(String((input as { Key: { PK: string } }).Key.PK));
+    });
+    const res = await getNote(secret.id, follower).finally(stop);
+    expect(res.status).toBe(200);
     expect(server.received).toHaveLength(0);
+    // The key lookup and the question who signed read the follower's account once.
+    expect(read.filter((pk) => pk.startsWith('ACTOR#'))).toHaveLength(1);
+    expect(read.filter((pk) => pk === `ACCOUNT#${padId(account.id)}`)).toHaveLength(1);
   });
 
   it('whose key was rotated: one refetch, the new key written to its account and nothing else', async () => {
