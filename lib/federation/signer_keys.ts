@@ -63,11 +63,8 @@ export function keyOf(doc: ApDocument, actorId: string, keyId?: string): ActorKe
   return found.find((k) => k.publicKeyId === keyId) ?? found[0];
 }
 
-/** The document at `url` if it is an actor whose id is `url` (not one of ours): where its key is read from. */
-const actorDocumentAt = async (url: string): Promise<ApDocument | undefined> => {
-  const doc = await fetchObject(url);
-  return isActorType(doc) && doc.id === url && !isLocalUrl(url) ? doc : undefined;
-};
+/** Is `doc`, fetched from `url`, an actor whose id is `url` (not one of ours): a document its key is read from? */
+const isActorAt = (doc: ApDocument, url: string): boolean => isActorType(doc) && doc.id === url && !isLocalUrl(url);
 
 /**
  * The key `keyId` from its server, with the actor that owns it: the actor document at the key's URL
@@ -78,12 +75,13 @@ export async function fetchActorKey(keyId: string): Promise<{ key: ActorKey; own
   const docUrl = keyId.replace(/#.*$/, '');
   const doc = await fetchObject(docUrl);
   let ownerUri = docUrl;
-  let actor: ApDocument | undefined = isActorType(doc) && doc.id === docUrl && !isLocalUrl(docUrl) ? doc : undefined;
+  let actor: ApDocument | undefined = isActorAt(doc, docUrl) ? doc : undefined;
   if (!actor) {
     const owner = isActorType(doc) ? idOf(doc.id) : idOf(doc.owner);
     if (!owner || owner === docUrl || !httpUrl(owner) || !sameOrigin(owner, keyId)) return undefined;
     ownerUri = owner;
-    actor = await actorDocumentAt(owner);
+    const ownerDoc = await fetchObject(owner);
+    actor = isActorAt(ownerDoc, owner) ? ownerDoc : undefined;
   }
   const key = actor && keyOf(actor, ownerUri, keyId);
   return key && key.publicKeyId === keyId ? { key, ownerUri } : undefined;
