@@ -64,7 +64,6 @@ export async function buildFunction(entry: string, outfile?: string) {
     mainFields: s.mainFields,
     banner: s.banner,
     minify: true,
-    keepNames: true,
     sourcemap: outfile ? 'linked' : false,
     sourcesContent: false,
     external: s.external,

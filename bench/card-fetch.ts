@@ -25,7 +25,7 @@ async function main() {
   const { accountItem } = await import('../lib/db/accounts');
   const { statusItem, statusRecord } = await import('../lib/db/statuses');
   const { batchWrite } = await import('../lib/db/table');
-  const { keys } = await import('../lib/db/keys');
+  const keys = await import('../lib/db/keys');
   const { newId } = await import('../lib/ids');
   const { processCardRequest } = await import('../lib/cards');
 

@@ -58,7 +58,7 @@ async function main() {
   const followers = Array.from({ length: FOLLOWERS }, (_, i) =>
     accountItem.parse({ id: newId(), username: `local${i}`, createdAt: now, confirmedAt: now, approved: true }),
   );
-  const { keys } = await import('../lib/db/keys');
+  const keys = await import('../lib/db/keys');
   await batchWrite([
     ...followers.map((a) => ({ ...keys.account(a.id), ...a })),
     ...followers.map((a) => followRecord({ id: newId(), followerId: a.id, followedId: author.id, showReblogs: true, notify: false, createdAt: now })),

@@ -6,6 +6,13 @@
 // never does, yet esbuild must keep every one of them (about 29 kB minified) as code with side
 // effects. They resolve here to one empty module instead. test/integration/bundle-stand-ins.test.ts
 // checks that the bundled status parser answers as twitter-text with its polyfills does.
+//
+// twitter-text-esm: lib/text/status.ts imports twitter-text's three extractors one file each, from the
+// package's CommonJS build, which Node and the tests load. The bundle takes the same files from its ES
+// module build instead (dist/esm/, the same code), whose regular expressions esbuild can share and
+// drop where unused: about 10 kB less than the CommonJS files, and 26 kB less than the package's index.
+// Only where packages are bundled: the local stack leaves them to Node (`packages: external`), which
+// would load dist/esm/'s files as CommonJS, the package not being of type module.
 'use strict';
 
 const coreJsNative = {
@@ -19,4 +26,14 @@ const coreJsNative = {
   },
 };
 
-module.exports = [coreJsNative];
+const twitterTextEsm = {
+  name: 'twitter-text-esm',
+  setup(build) {
+    if (build.initialOptions.packages === 'external') return;
+    build.onResolve({ filter: /^twitter-text\/dist\/[A-Za-z]+\.js$/ }, (args) =>
+      build.resolve(args.path.replace('/dist/', '/dist/esm/'), { kind: args.kind, resolveDir: args.resolveDir }),
+    );
+  },
+};
+
+module.exports = [coreJsNative, twitterTextEsm];

@@ -2,7 +2,7 @@
 // one item per (writer, account), read by exact key in the same batch as the rest of a
 // Relationship (follows.graphStates), so a note costs no read of its own.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { deleteItem, nowIso, putItem } from './table';
 
 export const accountNoteItem = z.object({

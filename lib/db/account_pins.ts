@@ -5,7 +5,7 @@
 // GET /api/v1/accounts/:id/statuses?pinned=true reads them as it reads ours.
 import { z } from 'zod';
 import { addPin, removePin } from './interactions';
-import { keys } from './keys';
+import * as keys from './keys';
 import { queryAll } from './table';
 
 const pinEntry = z.object({ statusId: z.string() });

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange, type RangeFilter } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { statusItem, type Status } from './statuses';
 
 export type AccountStatusFilters = {
@@ -47,7 +48,7 @@ export const accountStatusesPage = (
   accept?: (statuses: Status[]) => Promise<Status[]>,
 ): Promise<Status[]> =>
   queryIdRange(
-    { index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.accountStatusesPartition(accountId) },
+    { index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.accountStatusesPartition(accountId) },
     page,
     statusItem,
     { filter: filterOf(filters), accept },

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { padId } from '../ids';
 import { remoteEmoji } from './emojis';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { batchGet, deleteItem, getItem, nowIso, putItem, query, setAttributes, transact, updateItem, type Item } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
@@ -161,7 +162,7 @@ export async function approveAccount(id: string): Promise<Account | undefined> {
 export async function pendingAccounts(limit = 100): Promise<Account[]> {
   const page = await query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.pendingAccountsPartition },
       Limit: limit,

@@ -7,7 +7,7 @@
 // one, so the sum of the day counts over a window is exactly the number of
 // distinct accounts active within it: one Query, no scan, no double counting.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, queryAll, transact, type TransactItem } from './table';
 
 export const MONTH_DAYS = 28;

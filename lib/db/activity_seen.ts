@@ -6,7 +6,7 @@
 // goes stale and is taken over by the redelivery, which finishes the work.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { deleteItem, expiresIn, getItem, updateItem } from './table';
 
 /** How long an activity id is remembered: peers retry deliveries for hours to a few days. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { generateRsaKeyPair, openSecret, sealSecret } from '../crypto';
 import { secrets } from '../secrets';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, nowIso, putItem, type Item } from './table';
 
 /** The instance actor's pseudo account id (keys.actorKeys knows it). */

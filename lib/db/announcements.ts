@@ -4,7 +4,8 @@
 // did (dismissed it, reacted with a name) is an item under the announcement's marks partition, looked up by
 // exact key when rendering and found there again when the announcement is deleted.
 import { z } from 'zod';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { batchGet, batchWrite, deleteItem, getItem, keyString, nowIso, putItem, queryAll, setAttributes, transact, updateItem } from './table';
 
 export const announcementMention = z.object({ id: z.string(), username: z.string(), acct: z.string(), url: z.string() });

@@ -1,6 +1,6 @@
 // OAuth applications, keyed by client_id. The client secret is stored hashed.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { deleteItem, getItem, putItem } from './table';
 
 export const appItem = z.object({

@@ -12,7 +12,9 @@ import { domainBlockItem } from './domain_blocks';
 import { countFollowerInbox } from './follower_inboxes';
 import type { GraphState } from './follows';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
+import * as gsi1 from './gsi1';
 import { batchGet, deleteItem, keyString, parseItem, putItem, queryAll, transact, type TransactItem } from './table';
 import { flagSets, markHides, noteMarked, scopeKeys, type HideFlag } from './viewer_summary';
 import { oncePerRequest } from '../request_scope';
@@ -186,7 +188,7 @@ export async function blockAndMuteSets(accountId: string): Promise<{ blocking: B
     ),
     oncePerRequest(scopeKeys.blockedBy(accountId), () =>
       queryAll(
-        { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
+        { IndexName: gsi1.INDEX, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.blockedByPartition(accountId) } },
         blockItem,
       ),
     ),

@@ -6,7 +6,7 @@
 // one URL at once). A status names its card in `cardUrl`; a page of statuses reads the
 // cards in its own batch read (lib/db/status_page.ts).
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, getItem, putItem, updateItem, type Item } from './table';
 
 export const cardTypes = ['link', 'photo', 'video', 'rich'] as const;

@@ -26,7 +26,8 @@
 // still exists and its login is not disabled: a withdrawal that lands first is
 // never undone by a stream that was being opened at that moment.
 import { z } from 'zod';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, queryAll, transact, type TransactItem } from './table';
 
 /** API Gateway closes a WebSocket after 2 hours; a day is a safe upper bound. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, transact, type TransactItem } from './table';
 
 export const conversationItem = z.object({

@@ -7,7 +7,8 @@
 // account that posted twice at once) is found on read, skipped and removed (removeDirectoryEntries).
 import { z } from 'zod';
 import type { Account } from './accounts';
-import { keys, type DirectoryOrigin, type Key } from './keys';
+import * as keys from './keys';
+import type { DirectoryOrigin, Key } from './keys';
 import { batchWrite, query, type Item, type TransactItem } from './table';
 
 export type DirectoryOrder = 'active' | 'new';

@@ -11,7 +11,8 @@ import type { Page } from '../paging';
 import { countFollowerInbox } from './follower_inboxes';
 import type { Follow } from './follows';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { notificationItem, type Notification } from './notifications';
 import { batchGet, batchWrite, deleteItem, putItem, query, transact, type Item, type QueryPage, type TransactItem } from './table';
 import { markHides, noteMarked } from './viewer_summary';
@@ -55,7 +56,7 @@ export const deleteDomainBlock = async (accountId: string, domain: string): Prom
 
 /** The account's domain blocks, newest block first (GSI1, block id range). */
 export const domainBlocksPage = (accountId: string, page: Page): Promise<DomainBlock[]> =>
-  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.domainBlocksByIdPartition(accountId) }, page, domainBlockItem);
+  queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.domainBlocksByIdPartition(accountId) }, page, domainBlockItem);
 
 /** Which of `domains` the account blocks: one batch read of exact keys (none when `domains` is empty). */
 export async function blockedDomainsAmong(accountId: string, domains: string[]): Promise<Set<string>> {
@@ -73,7 +74,7 @@ const requestRef = z.object({ accountId: z.string(), targetAccountId: z.string()
 export const followRequestsReceivedPage = (targetId: string, startKey?: Item): Promise<QueryPage<z.infer<typeof requestRef>>> =>
   query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.followRequestsPartition(targetId) },
       ExclusiveStartKey: startKey,

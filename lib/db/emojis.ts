@@ -2,7 +2,7 @@
 // whole by GET /api/v1/custom_emojis; looked up by exact key when rendering).
 import { z } from 'zod';
 import { memo } from '../memo';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, deleteItem, putItem, queryAll } from './table';
 
 export const emojiItem = z.object({

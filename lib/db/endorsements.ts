@@ -8,7 +8,7 @@ import type { Page } from '../paging';
 import { accountItem, type Account } from './accounts';
 import { followItem } from './follows';
 import { queryIdRange } from './id_range';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, deleteItem, keyString, nowIso, parseItem, transact } from './table';
 
 export const endorsementItem = z.object({

@@ -3,7 +3,8 @@
 // accounts follow which targets, all on the follow edges (keys.follow, GSI1
 // FOLLOWERS#), ids only: Query a partition or BatchGet exact keys, never a scan.
 import { z } from 'zod';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { batchGet, queryAll } from './table';
 
 const followedIdOnly = z.object({ followedId: z.string() });
@@ -27,7 +28,7 @@ export async function followedIdsOf(accountId: string): Promise<string[]> {
 export async function followerIdsOf(accountId: string): Promise<string[]> {
   const edges = await queryAll(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.followersPartition(accountId) },
       ProjectionExpression: 'followerId',

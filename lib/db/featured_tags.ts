@@ -1,7 +1,7 @@
 // Featured tags of an account: one item per featured tag under the account's
 // partition (by id), plus a name claim so a tag is featured at most once.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, queryAll, transact } from './table';
 
 export const MAX_FEATURED_TAGS = 10;

@@ -11,7 +11,8 @@
 // fan-out and the notify worker can batch-read them for a page of recipients; it is rewritten
 // after every change from a consistent read of the partition.
 import { z } from 'zod';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { dynamo, isAwsError } from '../aws';
 import { oncePerRequest } from '../request_scope';
 import { markHides, noteMarked, scopeKeys } from './viewer_summary';

@@ -5,12 +5,13 @@ import type { Page } from '../paging';
 import { countFollowerInbox } from './follower_inboxes';
 import { followRecord, followRequestItem, withFollowerInbox, type Follow, type FollowEdgeOptions, type FollowRequest } from './follows';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { query, transact } from './table';
 
 /** Requests received by `targetId`, newest request first. */
 export const followRequestsPage = (targetId: string, page: Page): Promise<FollowRequest[]> =>
-  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followRequestsPartition(targetId) }, page, followRequestItem);
+  queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followRequestsPartition(targetId) }, page, followRequestItem);
 
 /**
  * One transaction: deletes the request (it must exist), writes the edge (it must

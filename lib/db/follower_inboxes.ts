@@ -3,7 +3,7 @@
 // number of followers behind it. The follow transactions of lib/db/follows.ts
 // keep the counts; a post to 1,000 followers on 10 servers reads 10 items here.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { queryAll, type TransactItem } from './table';
 
 /**

@@ -9,7 +9,9 @@ import { blockItem, muteActive, muteItem, type Mute } from './blocks';
 import { blockableDomain, blockedDomainsAmong } from './domain_blocks';
 import { countFollowerInbox } from './follower_inboxes';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
+import * as gsi1 from './gsi1';
 import { batchGet, getItem, keyString, parseItem, transact, updateItem, type Parser, type TransactItem } from './table';
 
 export const followItem = z.object({
@@ -236,4 +238,4 @@ export const followingPage = (accountId: string, page: Page): Promise<Follow[]> 
 
 /** Accounts following `accountId`, newest account id first (GSI1 inverts the edge). */
 export const followersPage = (accountId: string, page: Page): Promise<Follow[]> =>
-  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followersPartition(accountId) }, page, followItem);
+  queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.followersPartition(accountId) }, page, followItem);

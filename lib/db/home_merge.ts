@@ -2,7 +2,7 @@
 // UnmergeWorker: entries merged in for the followed account's recent statuses,
 // and its entries taken out again. Both are bounded.
 import { homeEntryRecord, timelineEntry } from './timelines';
-import { keys } from './keys';
+import * as keys from './keys';
 import type { Status } from './statuses';
 import { batchWrite, query, type Item } from './table';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { config } from '../config';
 import { memo } from '../memo';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, nowIso, putItem } from './table';
 
 export const registrationModes = ['open', 'approved', 'none'] as const;

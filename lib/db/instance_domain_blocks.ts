@@ -5,7 +5,7 @@
 // which suspending a domain removes page by page. The last two are written
 // when a remote account is stored (lib/db/remote.ts createRemoteAccount).
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { deleteItem, getItem, putItem, query, queryAll, type Item, type TransactItem } from './table';
 
 export const domainBlockSeverities = ['silence', 'suspend'] as const;

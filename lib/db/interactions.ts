@@ -9,7 +9,7 @@ import type { Page } from '../paging';
 import { newId } from '../ids';
 import { directoryActivityItems, type Listed } from './directory';
 import { queryIdRange, type RangeTarget } from './id_range';
-import { keys } from './keys';
+import * as keys from './keys';
 import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';

@@ -1,5 +1,9 @@
-// Every key of the single table is built here, and only here.
+// Every key of the single table is built here, and only here (GSI1's in ./gsi1.ts).
 // The access patterns they serve are listed in lib/db/README.md.
+//
+// Imported as a namespace (`import * as keys from './keys'`, then `keys.account(id)`): a
+// bundle then keeps only the builders its function calls, where one object of them all
+// put every builder into every bundle.
 import { sha256 } from '../crypto';
 import { padId } from '../ids';
 
@@ -16,407 +20,359 @@ export type DirectoryOrigin = 'local' | 'remote';
 /** Sort-key prefix of domain blocks inside an account's blocking partition. */
 export const DOMAIN_BLOCK_PREFIX = 'DOMAIN#';
 
-export const keys = {
-  /** The account profile, its counters and, for local users, their login state. */
-  account: (id: string): Key => ({ PK: `ACCOUNT#${padId(id)}`, SK: 'ACCOUNT' }),
-  /** Uniqueness and lookup of a local username (case-insensitive, as Mastodon). */
-  username: (username: string): Key => ({ PK: `USERNAME#${lower(username)}`, SK: 'USERNAME' }),
-  /** Uniqueness and lookup of a login e-mail address. */
-  email: (email: string): Key => ({ PK: `EMAIL#${lower(email)}`, SK: 'EMAIL' }),
-  /** An OAuth application, by client_id. */
-  app: (clientId: string): Key => ({ PK: `APP#${clientId}`, SK: 'APP' }),
-  /** An access token, by the SHA-256 of its value. */
-  token: (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' }),
-  /** An application's access tokens (holding each token's hash): what deleting the app removes. */
-  appToken: (clientId: string, tokenId: string): Key => ({ PK: `APPTOKENS#${clientId}`, SK: padId(tokenId) }),
-  appTokensPartition: (clientId: string) => `APPTOKENS#${clientId}`,
-  /**
-   * A fixed-window request counter (lib/http/ratelimit.ts): one item per (throttle, subject, window start in
-   * epoch seconds); the subject is an address (IPv6 cut to its /64) or a SHA-256 (token, e-mail). Expires by TTL.
-   */
-  rateCounter: (throttle: string, subject: string, windowStart: number): Key => ({ PK: `RATE#${throttle}#${subject}`, SK: `W#${windowStart}` }),
-  /** An authorization code, by the SHA-256 of its value; expires by TTL. */
-  authCode: (codeHash: string): Key => ({ PK: `CODE#${codeHash}`, SK: 'CODE' }),
-  /** A browser login session of the authorize page, by the SHA-256 of the cookie. */
-  session: (sessionHash: string): Key => ({ PK: `SESSION#${sessionHash}`, SK: 'SESSION' }),
-  /** An e-mail confirmation link, by the SHA-256 of its token. */
-  confirmation: (tokenHash: string): Key => ({ PK: `CONFIRM#${tokenHash}`, SK: 'CONFIRM' }),
-  /** The instance settings (registration mode, confirmation, public preview, texts). */
-  instanceSettings: (): Key => ({ PK: 'INSTANCE', SK: 'SETTINGS' }),
-  /** Instance-wide counters (users, statuses, domains) kept with atomic updates. */
-  instanceStats: (): Key => ({ PK: 'INSTANCE', SK: 'STATS' }),
-  /** A WebSocket connection of the streaming API. */
-  connection: (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' }),
-  /** A streaming subscription: one per (connection, stream), under the channel events are published to. */
-  channelSubscription: (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` }),
-  channelPartition: (channel: string) => `CHANNEL#${channel}`,
-  /** An account with an open stream (one item per WebSocket connection or SSE listener): one partition the fan-out reads whole. */
-  onlineListener: (accountId: string, listenerId: string): Key => ({ PK: 'ONLINE', SK: `${padId(accountId)}#${listenerId}` }),
-  onlinePartition: () => 'ONLINE',
-  /** An open stream (WebSocket connection or SSE listener) of an access token: what revoking the token ends. */
-  tokenStream: (tokenId: string, listenerId: string): Key => ({ PK: `TOKENSTREAMS#${padId(tokenId)}`, SK: listenerId }),
-  tokenStreamsPartition: (tokenId: string) => `TOKENSTREAMS#${padId(tokenId)}`,
-  /** A streaming event kept for server-sent-event readers of a channel, by its snowflake event id; expires by TTL. */
-  streamLogEntry: (channel: string, eventId: string): Key => ({ PK: `STREAMLOG#${channel}`, SK: padId(eventId) }),
-  streamLogPartition: (channel: string) => `STREAMLOG#${channel}`,
-  /** Membership of an admin account; the partition lists admins oldest first (the instance's contact fallback). */
-  admin: (accountId: string): Key => ({ PK: 'ADMINS', SK: padId(accountId) }),
-  adminsPartition: () => 'ADMINS',
-  /** Distinct active users whose latest activity fell on a day (YYYY-MM-DD); one partition, read as a day range. */
-  activityDay: (day: string): Key => ({ PK: 'ACTIVITY', SK: `DAY#${day}` }),
-  activityPartition: () => 'ACTIVITY',
-  /** Distinct accounts active during a week (named by its Monday, YYYY-MM-DD): GET /api/v1/instance/activity's logins. */
-  activityWeek: (monday: string): Key => ({ PK: 'ACTIVITY', SK: `WEEK#${monday}` }),
-  /** The day of an account's latest recorded activity (moves its count between activity days). */
-  accountActivity: (accountId: string): Key => ({ PK: `ACTIVE#${padId(accountId)}`, SK: 'ACTIVE' }),
+/** The account profile, its counters and, for local users, their login state. */
+export const account = (id: string): Key => ({ PK: `ACCOUNT#${padId(id)}`, SK: 'ACCOUNT' });
+/** Uniqueness and lookup of a local username (case-insensitive, as Mastodon). */
+export const username = (username: string): Key => ({ PK: `USERNAME#${lower(username)}`, SK: 'USERNAME' });
+/** Uniqueness and lookup of a login e-mail address. */
+export const email = (email: string): Key => ({ PK: `EMAIL#${lower(email)}`, SK: 'EMAIL' });
+/** An OAuth application, by client_id. */
+export const app = (clientId: string): Key => ({ PK: `APP#${clientId}`, SK: 'APP' });
+/** An access token, by the SHA-256 of its value. */
+export const token = (tokenHash: string): Key => ({ PK: `TOKEN#${tokenHash}`, SK: 'TOKEN' });
+/** An application's access tokens (holding each token's hash): what deleting the app removes. */
+export const appToken = (clientId: string, tokenId: string): Key => ({ PK: `APPTOKENS#${clientId}`, SK: padId(tokenId) });
+export const appTokensPartition = (clientId: string) => `APPTOKENS#${clientId}`;
+/**
+ * A fixed-window request counter (lib/http/ratelimit.ts): one item per (throttle, subject, window start in
+ * epoch seconds); the subject is an address (IPv6 cut to its /64) or a SHA-256 (token, e-mail). Expires by TTL.
+ */
+export const rateCounter = (throttle: string, subject: string, windowStart: number): Key => ({ PK: `RATE#${throttle}#${subject}`, SK: `W#${windowStart}` });
+/** An authorization code, by the SHA-256 of its value; expires by TTL. */
+export const authCode = (codeHash: string): Key => ({ PK: `CODE#${codeHash}`, SK: 'CODE' });
+/** A browser login session of the authorize page, by the SHA-256 of the cookie. */
+export const session = (sessionHash: string): Key => ({ PK: `SESSION#${sessionHash}`, SK: 'SESSION' });
+/** An e-mail confirmation link, by the SHA-256 of its token. */
+export const confirmation = (tokenHash: string): Key => ({ PK: `CONFIRM#${tokenHash}`, SK: 'CONFIRM' });
+/** The instance settings (registration mode, confirmation, public preview, texts). */
+export const instanceSettings = (): Key => ({ PK: 'INSTANCE', SK: 'SETTINGS' });
+/** Instance-wide counters (users, statuses, domains) kept with atomic updates. */
+export const instanceStats = (): Key => ({ PK: 'INSTANCE', SK: 'STATS' });
+/** A WebSocket connection of the streaming API. */
+export const connection = (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' });
+/** A streaming subscription: one per (connection, stream), under the channel events are published to. */
+export const channelSubscription = (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` });
+export const channelPartition = (channel: string) => `CHANNEL#${channel}`;
+/** An account with an open stream (one item per WebSocket connection or SSE listener): one partition the fan-out reads whole. */
+export const onlineListener = (accountId: string, listenerId: string): Key => ({ PK: 'ONLINE', SK: `${padId(accountId)}#${listenerId}` });
+export const onlinePartition = () => 'ONLINE';
+/** An open stream (WebSocket connection or SSE listener) of an access token: what revoking the token ends. */
+export const tokenStream = (tokenId: string, listenerId: string): Key => ({ PK: `TOKENSTREAMS#${padId(tokenId)}`, SK: listenerId });
+export const tokenStreamsPartition = (tokenId: string) => `TOKENSTREAMS#${padId(tokenId)}`;
+/** A streaming event kept for server-sent-event readers of a channel, by its snowflake event id; expires by TTL. */
+export const streamLogEntry = (channel: string, eventId: string): Key => ({ PK: `STREAMLOG#${channel}`, SK: padId(eventId) });
+export const streamLogPartition = (channel: string) => `STREAMLOG#${channel}`;
+/** Membership of an admin account; the partition lists admins oldest first (the instance's contact fallback). */
+export const admin = (accountId: string): Key => ({ PK: 'ADMINS', SK: padId(accountId) });
+export const adminsPartition = () => 'ADMINS';
+/** Distinct active users whose latest activity fell on a day (YYYY-MM-DD); one partition, read as a day range. */
+export const activityDay = (day: string): Key => ({ PK: 'ACTIVITY', SK: `DAY#${day}` });
+export const activityPartition = () => 'ACTIVITY';
+/** Distinct accounts active during a week (named by its Monday, YYYY-MM-DD): GET /api/v1/instance/activity's logins. */
+export const activityWeek = (monday: string): Key => ({ PK: 'ACTIVITY', SK: `WEEK#${monday}` });
+/** The day of an account's latest recorded activity (moves its count between activity days). */
+export const accountActivity = (accountId: string): Key => ({ PK: `ACTIVE#${padId(accountId)}`, SK: 'ACTIVE' });
 
-  // ---- statuses (lib/db/statuses.ts) ----
-  /** A status or a reblog (a status whose `reblogOfId` is set). GSI1: the author's statuses. */
-  status: (id: string): Key => ({ PK: `STATUS#${padId(id)}`, SK: 'STATUS' }),
-  /** A reply under its parent, for /context descendants: partition per parent, newest last. */
-  reply: (parentId: string, replyId: string): Key => ({ PK: `REPLIES#${padId(parentId)}`, SK: padId(replyId) }),
-  repliesPartition: (parentId: string) => `REPLIES#${padId(parentId)}`,
-  /** Idempotency-Key of POST /api/v1/statuses, per account; expires after an hour. */
-  idempotency: (accountId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${padId(accountId)}#${keyHash}`, SK: 'IDEMPOTENCY' }),
-  /** A poll, by its id (the status carries `pollId`). */
-  poll: (id: string): Key => ({ PK: `POLL#${padId(id)}`, SK: 'POLL' }),
-  /** One account's vote on a poll (uniqueness and `own_votes`). */
-  pollVote: (pollId: string, accountId: string): Key => ({ PK: `POLL#${padId(pollId)}`, SK: `VOTE#${padId(accountId)}` }),
-  pollPartition: (pollId: string) => `POLL#${padId(pollId)}`,
-  /** Sort-key prefix of the votes under a poll's partition (the poll item itself sorts apart). */
-  pollVotePrefix: 'VOTE#',
-  /** A version of an edited status (its original and each edit), oldest first: the history (lib/db/status_edits.ts). */
-  statusEdit: (statusId: string, editId: string): Key => ({ PK: `EDITS#${padId(statusId)}`, SK: padId(editId) }),
-  statusEditsPartition: (statusId: string) => `EDITS#${padId(statusId)}`,
-  /** A media attachment. GSI1: none; ownership is an attribute. */
-  media: (id: string): Key => ({ PK: `MEDIA#${padId(id)}`, SK: 'MEDIA' }),
+// ---- statuses (lib/db/statuses.ts) ----
+/** A status or a reblog (a status whose `reblogOfId` is set). GSI1: the author's statuses. */
+export const status = (id: string): Key => ({ PK: `STATUS#${padId(id)}`, SK: 'STATUS' });
+/** A reply under its parent, for /context descendants: partition per parent, newest last. */
+export const reply = (parentId: string, replyId: string): Key => ({ PK: `REPLIES#${padId(parentId)}`, SK: padId(replyId) });
+export const repliesPartition = (parentId: string) => `REPLIES#${padId(parentId)}`;
+/** Idempotency-Key of POST /api/v1/statuses, per account; expires after an hour. */
+export const idempotency = (accountId: string, keyHash: string): Key => ({ PK: `IDEMPOTENCY#${padId(accountId)}#${keyHash}`, SK: 'IDEMPOTENCY' });
+/** A poll, by its id (the status carries `pollId`). */
+export const poll = (id: string): Key => ({ PK: `POLL#${padId(id)}`, SK: 'POLL' });
+/** One account's vote on a poll (uniqueness and `own_votes`). */
+export const pollVote = (pollId: string, accountId: string): Key => ({ PK: `POLL#${padId(pollId)}`, SK: `VOTE#${padId(accountId)}` });
+export const pollPartition = (pollId: string) => `POLL#${padId(pollId)}`;
+/** Sort-key prefix of the votes under a poll's partition (the poll item itself sorts apart). */
+export const pollVotePrefix = 'VOTE#';
+/** A version of an edited status (its original and each edit), oldest first: the history (lib/db/status_edits.ts). */
+export const statusEdit = (statusId: string, editId: string): Key => ({ PK: `EDITS#${padId(statusId)}`, SK: padId(editId) });
+export const statusEditsPartition = (statusId: string) => `EDITS#${padId(statusId)}`;
+/** A media attachment. GSI1: none; ownership is an attribute. */
+export const media = (id: string): Key => ({ PK: `MEDIA#${padId(id)}`, SK: 'MEDIA' });
 
-  // ---- interactions (lib/db/interactions.ts) ----
-  /** The viewer-flag items: one per (account, status), looked up by exact key when rendering. */
-  favourite: (accountId: string, statusId: string): Key => ({ PK: `FAV#${padId(accountId)}#${padId(statusId)}`, SK: 'FAV' }),
-  reblogFlag: (accountId: string, statusId: string): Key => ({ PK: `REBLOGGED#${padId(accountId)}#${padId(statusId)}`, SK: 'REBLOGGED' }),
-  bookmark: (accountId: string, statusId: string): Key => ({ PK: `BOOKMARK#${padId(accountId)}#${padId(statusId)}`, SK: 'BOOKMARK' }),
-  pin: (accountId: string, statusId: string): Key => ({ PK: `PIN#${padId(accountId)}#${padId(statusId)}`, SK: 'PIN' }),
-  conversationMute: (accountId: string, conversationId: string): Key => ({ PK: `CONVMUTE#${padId(accountId)}#${padId(conversationId)}`, SK: 'CONVMUTE' }),
-  /** Lists, each ordered by the interaction's own id (Link paging as Mastodon): who favourited / reblogged a status; what an account favourited / bookmarked / pinned. */
-  statusFavourites: (statusId: string, favId: string): Key => ({ PK: `STATUS_FAVS#${padId(statusId)}`, SK: padId(favId) }),
-  statusFavouritesPartition: (statusId: string) => `STATUS_FAVS#${padId(statusId)}`,
-  statusReblogs: (statusId: string, reblogId: string): Key => ({ PK: `STATUS_REBLOGS#${padId(statusId)}`, SK: padId(reblogId) }),
-  statusReblogsPartition: (statusId: string) => `STATUS_REBLOGS#${padId(statusId)}`,
-  accountFavourites: (accountId: string, favId: string): Key => ({ PK: `ACCOUNT_FAVS#${padId(accountId)}`, SK: padId(favId) }),
-  accountFavouritesPartition: (accountId: string) => `ACCOUNT_FAVS#${padId(accountId)}`,
-  accountBookmarks: (accountId: string, bookmarkId: string): Key => ({ PK: `ACCOUNT_BOOKMARKS#${padId(accountId)}`, SK: padId(bookmarkId) }),
-  accountBookmarksPartition: (accountId: string) => `ACCOUNT_BOOKMARKS#${padId(accountId)}`,
-  accountPins: (accountId: string, statusId: string): Key => ({ PK: `ACCOUNT_PINS#${padId(accountId)}`, SK: padId(statusId) }),
-  accountPinsPartition: (accountId: string) => `ACCOUNT_PINS#${padId(accountId)}`,
+// ---- interactions (lib/db/interactions.ts) ----
+/** The viewer-flag items: one per (account, status), looked up by exact key when rendering. */
+export const favourite = (accountId: string, statusId: string): Key => ({ PK: `FAV#${padId(accountId)}#${padId(statusId)}`, SK: 'FAV' });
+export const reblogFlag = (accountId: string, statusId: string): Key => ({ PK: `REBLOGGED#${padId(accountId)}#${padId(statusId)}`, SK: 'REBLOGGED' });
+export const bookmark = (accountId: string, statusId: string): Key => ({ PK: `BOOKMARK#${padId(accountId)}#${padId(statusId)}`, SK: 'BOOKMARK' });
+export const pin = (accountId: string, statusId: string): Key => ({ PK: `PIN#${padId(accountId)}#${padId(statusId)}`, SK: 'PIN' });
+export const conversationMute = (accountId: string, conversationId: string): Key => ({ PK: `CONVMUTE#${padId(accountId)}#${padId(conversationId)}`, SK: 'CONVMUTE' });
+/** Lists, each ordered by the interaction's own id (Link paging as Mastodon): who favourited / reblogged a status; what an account favourited / bookmarked / pinned. */
+export const statusFavourites = (statusId: string, favId: string): Key => ({ PK: `STATUS_FAVS#${padId(statusId)}`, SK: padId(favId) });
+export const statusFavouritesPartition = (statusId: string) => `STATUS_FAVS#${padId(statusId)}`;
+export const statusReblogs = (statusId: string, reblogId: string): Key => ({ PK: `STATUS_REBLOGS#${padId(statusId)}`, SK: padId(reblogId) });
+export const statusReblogsPartition = (statusId: string) => `STATUS_REBLOGS#${padId(statusId)}`;
+export const accountFavourites = (accountId: string, favId: string): Key => ({ PK: `ACCOUNT_FAVS#${padId(accountId)}`, SK: padId(favId) });
+export const accountFavouritesPartition = (accountId: string) => `ACCOUNT_FAVS#${padId(accountId)}`;
+export const accountBookmarks = (accountId: string, bookmarkId: string): Key => ({ PK: `ACCOUNT_BOOKMARKS#${padId(accountId)}`, SK: padId(bookmarkId) });
+export const accountBookmarksPartition = (accountId: string) => `ACCOUNT_BOOKMARKS#${padId(accountId)}`;
+export const accountPins = (accountId: string, statusId: string): Key => ({ PK: `ACCOUNT_PINS#${padId(accountId)}`, SK: padId(statusId) });
+export const accountPinsPartition = (accountId: string) => `ACCOUNT_PINS#${padId(accountId)}`;
 
-  // ---- social graph (lib/db/follows.ts) ----
-  /** A follow edge, stored once: PK the follower, SK the followed account; GSI1 inverts it (followers of). */
-  follow: (followerId: string, followedId: string): Key => ({ PK: `FOLLOWING#${padId(followerId)}`, SK: padId(followedId) }),
-  followingPartition: (followerId: string) => `FOLLOWING#${padId(followerId)}`,
-  /** A pending follow request to a locked account, stored once, inverted by GSI1 (requests received). */
-  followRequest: (requesterId: string, targetId: string): Key => ({ PK: `REQUESTED#${padId(requesterId)}`, SK: padId(targetId) }),
-  followRequestsSentPartition: (requesterId: string) => `REQUESTED#${padId(requesterId)}`,
+// ---- social graph (lib/db/follows.ts) ----
+/** A follow edge, stored once: PK the follower, SK the followed account; GSI1 inverts it (followers of). */
+export const follow = (followerId: string, followedId: string): Key => ({ PK: `FOLLOWING#${padId(followerId)}`, SK: padId(followedId) });
+export const followingPartition = (followerId: string) => `FOLLOWING#${padId(followerId)}`;
+/** A pending follow request to a locked account, stored once, inverted by GSI1 (requests received). */
+export const followRequest = (requesterId: string, targetId: string): Key => ({ PK: `REQUESTED#${padId(requesterId)}`, SK: padId(targetId) });
+export const followRequestsSentPartition = (requesterId: string) => `REQUESTED#${padId(requesterId)}`;
 
-  // ---- timelines (lib/db/timelines.ts) ----
-  /** A home feed entry of `ownerId` for a status (or reblog) id; written by the fan-out worker. */
-  homeEntry: (ownerId: string, statusId: string): Key => ({ PK: `HOME#${padId(ownerId)}`, SK: padId(statusId) }),
-  homePartition: (ownerId: string) => `HOME#${padId(ownerId)}`,
-  /**
-   * One page of a status's fan-out (`create` or `delete`), starting after follower `after` ('' for the first):
-   * the marker that lets a page be enqueued once and done once however often SQS delivers it. Expires by TTL.
-   */
-  fanoutPage: (statusId: string, kind: 'create' | 'delete', after: string): Key => ({ PK: `FANOUT#${padId(statusId)}`, SK: `${kind}#${after ? padId(after) : 'FIRST'}` }),
-  /** The public timelines: `all` (local and remote), `local` and `remote`; each entry is a public, non-reply-hidden status id. */
-  publicEntry: (scope: PublicScope, statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) }),
-  publicPartition: (scope: PublicScope) => `PUBLIC#${scope}`,
-  /** A hashtag timeline entry (tag name lower-cased, NFKC). */
-  tagEntry: (tag: string, statusId: string): Key => ({ PK: `TAG#${tag}`, SK: padId(statusId) }),
-  tagPartition: (tag: string) => `TAG#${tag}`,
-  /** A hashtag's record (name as first used, usage counters). */
-  tag: (tag: string): Key => ({ PK: `TAGINFO#${tag}`, SK: 'TAG' }),
-  /** Reading-position markers of an account (home, notifications). */
-  marker: (accountId: string, timeline: string): Key => ({ PK: `MARKER#${padId(accountId)}`, SK: timeline }),
-  markerPartition: (accountId: string) => `MARKER#${padId(accountId)}`,
+// ---- timelines (lib/db/timelines.ts) ----
+/** A home feed entry of `ownerId` for a status (or reblog) id; written by the fan-out worker. */
+export const homeEntry = (ownerId: string, statusId: string): Key => ({ PK: `HOME#${padId(ownerId)}`, SK: padId(statusId) });
+export const homePartition = (ownerId: string) => `HOME#${padId(ownerId)}`;
+/**
+ * One page of a status's fan-out (`create` or `delete`), starting after follower `after` ('' for the first):
+ * the marker that lets a page be enqueued once and done once however often SQS delivers it. Expires by TTL.
+ */
+export const fanoutPage = (statusId: string, kind: 'create' | 'delete', after: string): Key => ({ PK: `FANOUT#${padId(statusId)}`, SK: `${kind}#${after ? padId(after) : 'FIRST'}` });
+/** The public timelines: `all` (local and remote), `local` and `remote`; each entry is a public, non-reply-hidden status id. */
+export const publicEntry = (scope: PublicScope, statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) });
+export const publicPartition = (scope: PublicScope) => `PUBLIC#${scope}`;
+/** A hashtag timeline entry (tag name lower-cased, NFKC). */
+export const tagEntry = (tag: string, statusId: string): Key => ({ PK: `TAG#${tag}`, SK: padId(statusId) });
+export const tagPartition = (tag: string) => `TAG#${tag}`;
+/** A hashtag's record (name as first used, usage counters). */
+export const tag = (tag: string): Key => ({ PK: `TAGINFO#${tag}`, SK: 'TAG' });
+/** Reading-position markers of an account (home, notifications). */
+export const marker = (accountId: string, timeline: string): Key => ({ PK: `MARKER#${padId(accountId)}`, SK: timeline });
+export const markerPartition = (accountId: string) => `MARKER#${padId(accountId)}`;
 
-  // ---- notifications (lib/db/notifications.ts) ----
-  notification: (accountId: string, notificationId: string): Key => ({ PK: `NOTIFS#${padId(accountId)}`, SK: padId(notificationId) }),
-  notificationsPartition: (accountId: string) => `NOTIFS#${padId(accountId)}`,
-  /** Polls to close: one partition per minute bucket (YYYY-MM-DDTHH:MM) read by the sweeper. */
-  pollExpiry: (minute: string, pollId: string): Key => ({ PK: `POLL_EXPIRY#${minute}`, SK: padId(pollId) }),
-  pollExpiryPartition: (minute: string) => `POLL_EXPIRY#${minute}`,
-  /** Our polls whose counts changed since their last Update(Question): the sweeper sends one per minute at most. */
-  pollChanged: (pollId: string): Key => ({ PK: 'POLL_CHANGED', SK: padId(pollId) }),
-  pollChangedPartition: 'POLL_CHANGED',
-  /** At most one notification per (recipient, type, actor, status): written with the notification, removed with it. */
-  notificationOnce: (accountId: string, type: string, fromAccountId: string, statusId: string | null): Key => ({
-    PK: `NOTIF_ONCE#${padId(accountId)}#${type}#${padId(fromAccountId)}#${statusId ? padId(statusId) : '-'}`,
-    SK: 'NOTIF_ONCE',
-  }),
-  /** The sweeper's watermark per job (`POLLS`: the last poll-expiry minute fully processed). */
-  sweeperWatermark: (job: string): Key => ({ PK: 'SWEEPER', SK: job }),
+// ---- notifications (lib/db/notifications.ts) ----
+export const notification = (accountId: string, notificationId: string): Key => ({ PK: `NOTIFS#${padId(accountId)}`, SK: padId(notificationId) });
+export const notificationsPartition = (accountId: string) => `NOTIFS#${padId(accountId)}`;
+/** Polls to close: one partition per minute bucket (YYYY-MM-DDTHH:MM) read by the sweeper. */
+export const pollExpiry = (minute: string, pollId: string): Key => ({ PK: `POLL_EXPIRY#${minute}`, SK: padId(pollId) });
+export const pollExpiryPartition = (minute: string) => `POLL_EXPIRY#${minute}`;
+/** Our polls whose counts changed since their last Update(Question): the sweeper sends one per minute at most. */
+export const pollChanged = (pollId: string): Key => ({ PK: 'POLL_CHANGED', SK: padId(pollId) });
+export const pollChangedPartition = 'POLL_CHANGED';
+/** At most one notification per (recipient, type, actor, status): written with the notification, removed with it. */
+export const notificationOnce = (accountId: string, type: string, fromAccountId: string, statusId: string | null): Key => ({
+  PK: `NOTIF_ONCE#${padId(accountId)}#${type}#${padId(fromAccountId)}#${statusId ? padId(statusId) : '-'}`,
+  SK: 'NOTIF_ONCE',
+});
+/** The sweeper's watermark per job (`POLLS`: the last poll-expiry minute fully processed). */
+export const sweeperWatermark = (job: string): Key => ({ PK: 'SWEEPER', SK: job });
 
-  // ---- lists (lib/db/lists.ts) ----
-  /** A list, under its owner: the partition is the owner's lists, oldest first. */
-  list: (ownerId: string, listId: string): Key => ({ PK: `LISTS#${padId(ownerId)}`, SK: padId(listId) }),
-  listsPartition: (ownerId: string) => `LISTS#${padId(ownerId)}`,
-  /** An account in a list, stored once; GSI1 inverts it (the lists containing an account, by owner). */
-  listMember: (listId: string, accountId: string): Key => ({ PK: `LIST_MEMBERS#${padId(listId)}`, SK: padId(accountId) }),
-  listMembersPartition: (listId: string) => `LIST_MEMBERS#${padId(listId)}`,
-  /** A list timeline entry (written by the fan-out, and by the backfill when an account is added). */
-  listEntry: (listId: string, statusId: string): Key => ({ PK: `LIST#${padId(listId)}`, SK: padId(statusId) }),
-  listPartition: (listId: string) => `LIST#${padId(listId)}`,
+// ---- lists (lib/db/lists.ts) ----
+/** A list, under its owner: the partition is the owner's lists, oldest first. */
+export const list = (ownerId: string, listId: string): Key => ({ PK: `LISTS#${padId(ownerId)}`, SK: padId(listId) });
+export const listsPartition = (ownerId: string) => `LISTS#${padId(ownerId)}`;
+/** An account in a list, stored once; GSI1 inverts it (the lists containing an account, by owner). */
+export const listMember = (listId: string, accountId: string): Key => ({ PK: `LIST_MEMBERS#${padId(listId)}`, SK: padId(accountId) });
+export const listMembersPartition = (listId: string) => `LIST_MEMBERS#${padId(listId)}`;
+/** A list timeline entry (written by the fan-out, and by the backfill when an account is added). */
+export const listEntry = (listId: string, statusId: string): Key => ({ PK: `LIST#${padId(listId)}`, SK: padId(statusId) });
+export const listPartition = (listId: string) => `LIST#${padId(listId)}`;
 
-  // ---- scheduled statuses (lib/db/scheduled.ts) ----
-  /** A scheduled status under its owner (the owner's list, by id). */
-  scheduledStatus: (accountId: string, id: string): Key => ({ PK: `SCHEDULED#${padId(accountId)}`, SK: padId(id) }),
-  scheduledPartition: (accountId: string) => `SCHEDULED#${padId(accountId)}`,
-  /** Due index read by the sweeper: one partition, ordered by due time (ISO) then id. */
-  scheduledDue: (scheduledAt: string, id: string): Key => ({ PK: 'SCHEDULED_DUE', SK: `${scheduledAt}#${padId(id)}` }),
-  scheduledDuePartition: () => 'SCHEDULED_DUE',
+// ---- scheduled statuses (lib/db/scheduled.ts) ----
+/** A scheduled status under its owner (the owner's list, by id). */
+export const scheduledStatus = (accountId: string, id: string): Key => ({ PK: `SCHEDULED#${padId(accountId)}`, SK: padId(id) });
+export const scheduledPartition = (accountId: string) => `SCHEDULED#${padId(accountId)}`;
+/** Due index read by the sweeper: one partition, ordered by due time (ISO) then id. */
+export const scheduledDue = (scheduledAt: string, id: string): Key => ({ PK: 'SCHEDULED_DUE', SK: `${scheduledAt}#${padId(id)}` });
+export const scheduledDuePartition = () => 'SCHEDULED_DUE';
 
-  // ---- filters v1 (lib/db/filters.ts) ----
-  /** A keyword filter of an account (the partition lists them all). */
-  filter: (accountId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: padId(id) }),
-  filtersPartition: (accountId: string) => `FILTERS#${padId(accountId)}`,
-  /** The account's irreversible filters, copied into one item so the fan-out can batch-read them for a page of recipients. */
-  irreversibleFilters: (accountId: string): Key => ({ PK: `FILTERS_IRREVERSIBLE#${padId(accountId)}`, SK: 'FILTERS_IRREVERSIBLE' }),
+// ---- filters v1 (lib/db/filters.ts) ----
+/** A keyword filter of an account (the partition lists them all). */
+export const filter = (accountId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: padId(id) });
+export const filtersPartition = (accountId: string) => `FILTERS#${padId(accountId)}`;
+/** The account's irreversible filters, copied into one item so the fan-out can batch-read them for a page of recipients. */
+export const irreversibleFilters = (accountId: string): Key => ({ PK: `FILTERS_IRREVERSIBLE#${padId(accountId)}`, SK: 'FILTERS_IRREVERSIBLE' });
 
-  // ---- hashtag usage, trends, featured tags (lib/db/tags.ts) ----
-  /** One status's tag uses were counted (the fan-out may run twice; counting happens once). */
-  tagUseCounted: (statusId: string): Key => ({ PK: `TAGCOUNTED#${padId(statusId)}`, SK: 'TAGCOUNTED' }),
-  /** A tag's usage on one UTC day (uses, distinct accounts); the day partition lists every tag used that day (trends). */
-  tagDay: (day: string, tag: string): Key => ({ PK: `TAGDAY#${day}`, SK: tag }),
-  tagDayPartition: (day: string) => `TAGDAY#${day}`,
-  /** Marker: this account used this tag on this day (decides the distinct accounts count); expires by TTL. */
-  tagDayAccount: (day: string, tag: string, accountId: string): Key => ({ PK: `TAGDAYACCT#${day}#${tag}#${padId(accountId)}`, SK: 'M' }),
-  /** An account's own statuses with a tag (statuses_count, last_status_at of featured tags). */
-  accountTag: (accountId: string, tag: string): Key => ({ PK: `ACCOUNT_TAGS#${padId(accountId)}`, SK: tag }),
-  /** An account's uses of a tag on one day: its partition read as a 7-day range gives featured tag suggestions. */
-  accountTagDay: (accountId: string, day: string, tag: string): Key => ({ PK: `ACCOUNT_TAG_DAYS#${padId(accountId)}`, SK: `${day}#${tag}` }),
-  accountTagDaysPartition: (accountId: string) => `ACCOUNT_TAG_DAYS#${padId(accountId)}`,
-  /** A featured tag of an account, by its id; the name claim keeps one per (account, tag). */
-  featuredTag: (accountId: string, id: string): Key => ({ PK: `FEATURED_TAGS#${padId(accountId)}`, SK: padId(id) }),
-  featuredTagsPartition: (accountId: string) => `FEATURED_TAGS#${padId(accountId)}`,
-  featuredTagName: (accountId: string, tag: string): Key => ({ PK: `FEATURED_TAG_NAME#${padId(accountId)}#${tag}`, SK: 'FEATURED_TAG_NAME' }),
-  // ---- custom emoji (lib/db/emojis.ts) ----
-  /** A local custom emoji, by shortcode; the one partition is the instance's whole (small) emoji list. */
-  emoji: (shortcode: string): Key => ({ PK: 'EMOJIS', SK: shortcode }),
-  emojisPartition: () => 'EMOJIS',
-  // ---- follow suggestions (lib/suggestions) ----
-  /** An account the user dismissed from their follow suggestions. */
-  suggestionDismissed: (accountId: string, dismissedId: string): Key => ({ PK: `SUGGESTION_DISMISSED#${padId(accountId)}#${padId(dismissedId)}`, SK: 'DISMISSED' }),
+// ---- hashtag usage, trends, featured tags (lib/db/tags.ts) ----
+/** One status's tag uses were counted (the fan-out may run twice; counting happens once). */
+export const tagUseCounted = (statusId: string): Key => ({ PK: `TAGCOUNTED#${padId(statusId)}`, SK: 'TAGCOUNTED' });
+/** A tag's usage on one UTC day (uses, distinct accounts); the day partition lists every tag used that day (trends). */
+export const tagDay = (day: string, tag: string): Key => ({ PK: `TAGDAY#${day}`, SK: tag });
+export const tagDayPartition = (day: string) => `TAGDAY#${day}`;
+/** Marker: this account used this tag on this day (decides the distinct accounts count); expires by TTL. */
+export const tagDayAccount = (day: string, tag: string, accountId: string): Key => ({ PK: `TAGDAYACCT#${day}#${tag}#${padId(accountId)}`, SK: 'M' });
+/** An account's own statuses with a tag (statuses_count, last_status_at of featured tags). */
+export const accountTag = (accountId: string, tag: string): Key => ({ PK: `ACCOUNT_TAGS#${padId(accountId)}`, SK: tag });
+/** An account's uses of a tag on one day: its partition read as a 7-day range gives featured tag suggestions. */
+export const accountTagDay = (accountId: string, day: string, tag: string): Key => ({ PK: `ACCOUNT_TAG_DAYS#${padId(accountId)}`, SK: `${day}#${tag}` });
+export const accountTagDaysPartition = (accountId: string) => `ACCOUNT_TAG_DAYS#${padId(accountId)}`;
+/** A featured tag of an account, by its id; the name claim keeps one per (account, tag). */
+export const featuredTag = (accountId: string, id: string): Key => ({ PK: `FEATURED_TAGS#${padId(accountId)}`, SK: padId(id) });
+export const featuredTagsPartition = (accountId: string) => `FEATURED_TAGS#${padId(accountId)}`;
+export const featuredTagName = (accountId: string, tag: string): Key => ({ PK: `FEATURED_TAG_NAME#${padId(accountId)}#${tag}`, SK: 'FEATURED_TAG_NAME' });
+// ---- custom emoji (lib/db/emojis.ts) ----
+/** A local custom emoji, by shortcode; the one partition is the instance's whole (small) emoji list. */
+export const emoji = (shortcode: string): Key => ({ PK: 'EMOJIS', SK: shortcode });
+export const emojisPartition = () => 'EMOJIS';
+// ---- follow suggestions (lib/suggestions) ----
+/** An account the user dismissed from their follow suggestions. */
+export const suggestionDismissed = (accountId: string, dismissedId: string): Key => ({ PK: `SUGGESTION_DISMISSED#${padId(accountId)}#${padId(dismissedId)}`, SK: 'DISMISSED' });
 
-  // ---- Web Push subscriptions (lib/db/push_subscriptions.ts) ----
-  /** The push subscription of one access token (by the token's id), under its account: the partition is every subscription the push worker sends to. */
-  pushSubscription: (accountId: string, tokenId: string): Key => ({ PK: `PUSHSUB#${padId(accountId)}`, SK: padId(tokenId) }),
-  pushSubscriptionsPartition: (accountId: string) => `PUSHSUB#${padId(accountId)}`,
+// ---- Web Push subscriptions (lib/db/push_subscriptions.ts) ----
+/** The push subscription of one access token (by the token's id), under its account: the partition is every subscription the push worker sends to. */
+export const pushSubscription = (accountId: string, tokenId: string): Key => ({ PK: `PUSHSUB#${padId(accountId)}`, SK: padId(tokenId) });
+export const pushSubscriptionsPartition = (accountId: string) => `PUSHSUB#${padId(accountId)}`;
 
-  // ---- blocks and mutes (lib/db/blocks.ts) ----
-  /** A block, stored once: PK the blocker, SK the blocked account; GSI1 inverts it (blocked by). */
-  block: (accountId: string, targetId: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: padId(targetId) }),
-  blockingPartition: (accountId: string) => `BLOCKING#${padId(accountId)}`,
-  /** A mute: PK the muting account, SK the muted one (notifications flag and expiry are attributes). */
-  mute: (accountId: string, targetId: string): Key => ({ PK: `MUTING#${padId(accountId)}`, SK: padId(targetId) }),
-  mutingPartition: (accountId: string) => `MUTING#${padId(accountId)}`,
+// ---- blocks and mutes (lib/db/blocks.ts) ----
+/** A block, stored once: PK the blocker, SK the blocked account; GSI1 inverts it (blocked by). */
+export const block = (accountId: string, targetId: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: padId(targetId) });
+export const blockingPartition = (accountId: string) => `BLOCKING#${padId(accountId)}`;
+/** A mute: PK the muting account, SK the muted one (notifications flag and expiry are attributes). */
+export const mute = (accountId: string, targetId: string): Key => ({ PK: `MUTING#${padId(accountId)}`, SK: padId(targetId) });
+export const mutingPartition = (accountId: string) => `MUTING#${padId(accountId)}`;
 
-  // ---- domain blocks (lib/db/domain_blocks.ts) ----
-  /**
-   * A domain an account blocks (normalised: ASCII, lower-case), in the account's
-   * blocking partition so that the one Query of its blocks also reads its domain
-   * blocks; `DOMAIN#` sorts after every padded id (blocksPage bounds its range
-   * below it). Exact lookup by domain. GSI1: by block id.
-   */
-  domainBlock: (accountId: string, domain: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: `${DOMAIN_BLOCK_PREFIX}${domain}` }),
+// ---- domain blocks (lib/db/domain_blocks.ts) ----
+/**
+ * A domain an account blocks (normalised: ASCII, lower-case), in the account's
+ * blocking partition so that the one Query of its blocks also reads its domain
+ * blocks; `DOMAIN#` sorts after every padded id (blocksPage bounds its range
+ * below it). Exact lookup by domain. GSI1: by block id.
+ */
+export const domainBlock = (accountId: string, domain: string): Key => ({ PK: `BLOCKING#${padId(accountId)}`, SK: `${DOMAIN_BLOCK_PREFIX}${domain}` });
 
-  // ---- search (lib/db/search.ts) ----
-  /** Full-text index of a public status: one item per (lower-cased word, status), newest last. */
-  searchWord: (word: string, statusId: string): Key => ({ PK: `SEARCHWORD#${word}`, SK: padId(statusId) }),
-  searchWordPartition: (word: string) => `SEARCHWORD#${word}`,
-  /** Full-text index of an author's non-public status, searched only by that author. */
-  ownSearchWord: (accountId: string, word: string, statusId: string): Key => ({ PK: `OWNWORD#${padId(accountId)}#${word}`, SK: padId(statusId) }),
-  ownSearchWordPartition: (accountId: string, word: string) => `OWNWORD#${padId(accountId)}#${word}`,
-  /** Hashtag names for prefix search: one partition, sort key the normalised tag name. */
-  tagName: (tag: string): Key => ({ PK: 'TAGNAMES', SK: tag }),
-  tagNamesPartition: () => 'TAGNAMES',
-  /** Display-name words for account prefix search: one partition, sort key `word#paddedAccountId`. */
-  displayNameWord: (word: string, accountId: string): Key => ({ PK: 'DISPLAYNAMES', SK: `${word}#${padId(accountId)}` }),
-  displayNamesPartition: () => 'DISPLAYNAMES',
-  // ---- conversations (lib/db/conversations.ts) ----
-  /** One account's view of a direct conversation (by the thread's conversationId): the pointer to its list entry. */
-  conversation: (accountId: string, conversationId: string): Key => ({ PK: `CONVERSATION#${padId(accountId)}#${padId(conversationId)}`, SK: 'CONVERSATION' }),
-  /** An account's conversations, ordered by their last status id (Link paging as Mastodon). */
-  conversationEntry: (accountId: string, lastStatusId: string): Key => ({ PK: `CONVERSATIONS#${padId(accountId)}`, SK: padId(lastStatusId) }),
-  conversationsPartition: (accountId: string) => `CONVERSATIONS#${padId(accountId)}`,
+// ---- search (lib/db/search.ts) ----
+/** Full-text index of a public status: one item per (lower-cased word, status), newest last. */
+export const searchWord = (word: string, statusId: string): Key => ({ PK: `SEARCHWORD#${word}`, SK: padId(statusId) });
+export const searchWordPartition = (word: string) => `SEARCHWORD#${word}`;
+/** Full-text index of an author's non-public status, searched only by that author. */
+export const ownSearchWord = (accountId: string, word: string, statusId: string): Key => ({ PK: `OWNWORD#${padId(accountId)}#${word}`, SK: padId(statusId) });
+export const ownSearchWordPartition = (accountId: string, word: string) => `OWNWORD#${padId(accountId)}#${word}`;
+/** Hashtag names for prefix search: one partition, sort key the normalised tag name. */
+export const tagName = (tag: string): Key => ({ PK: 'TAGNAMES', SK: tag });
+export const tagNamesPartition = () => 'TAGNAMES';
+/** Display-name words for account prefix search: one partition, sort key `word#paddedAccountId`. */
+export const displayNameWord = (word: string, accountId: string): Key => ({ PK: 'DISPLAYNAMES', SK: `${word}#${padId(accountId)}` });
+export const displayNamesPartition = () => 'DISPLAYNAMES';
+// ---- conversations (lib/db/conversations.ts) ----
+/** One account's view of a direct conversation (by the thread's conversationId): the pointer to its list entry. */
+export const conversation = (accountId: string, conversationId: string): Key => ({ PK: `CONVERSATION#${padId(accountId)}#${padId(conversationId)}`, SK: 'CONVERSATION' });
+/** An account's conversations, ordered by their last status id (Link paging as Mastodon). */
+export const conversationEntry = (accountId: string, lastStatusId: string): Key => ({ PK: `CONVERSATIONS#${padId(accountId)}`, SK: padId(lastStatusId) });
+export const conversationsPartition = (accountId: string) => `CONVERSATIONS#${padId(accountId)}`;
 
-  // ---- federation (lib/db/remote.ts, lib/db/actor_keys.ts, lib/db/activity_seen.ts, lib/db/server_health.ts) ----
-  /** A remote account by its actor URI (the pointer holds accountId); unique. */
-  actorUri: (uri: string): Key => ({ PK: `ACTOR#${uri}`, SK: 'ACTOR' }),
-  /** A remote account by `username@domain` (lower-cased), for WebFinger-free lookups; unique. */
-  remoteAcct: (username: string, domain: string): Key => ({ PK: `ACCT#${lower(username)}@${lower(domain)}`, SK: 'ACCT' }),
-  /** A remote status by its ActivityPub id (the pointer holds statusId); unique. */
-  statusUri: (uri: string): Key => ({ PK: `STATUSURI#${uri}`, SK: 'STATUSURI' }),
-  /** A local account's RSA key pair (private key encrypted), and the instance actor's (`INSTANCE`). */
-  actorKeys: (accountId: string): Key => ({ PK: `ACTORKEYS#${accountId === 'INSTANCE' ? 'INSTANCE' : padId(accountId)}`, SK: 'ACTORKEYS' }),
-  /** An inbound activity id already processed (at most once); expires by TTL. */
-  activitySeen: (activityId: string): Key => ({ PK: `ACTIVITY#${activityId}`, SK: 'SEEN' }),
-  /** Delivery health of a remote server (consecutive failures, unavailable until). */
-  serverHealth: (domain: string): Key => ({ PK: `SERVER#${lower(domain)}`, SK: 'HEALTH' }),
-  /**
-   * The inboxes of a local account's remote followers (shared inbox when the actor has one), one item per
-   * inbox with a `followers` count, kept in the follow edge's transaction: where a post goes, in one Query.
-   */
-  followerInbox: (accountId: string, inbox: string): Key => ({ PK: `FOLLOWER_INBOXES#${padId(accountId)}`, SK: inbox }),
-  followerInboxesPartition: (accountId: string) => `FOLLOWER_INBOXES#${padId(accountId)}`,
-  /** The operator's block of a remote domain (suspend or silence): one partition, read whole and cached (lib/db/instance_domain_blocks.ts). */
-  instanceDomainBlock: (domain: string): Key => ({ PK: 'INSTANCE_DOMAIN_BLOCKS', SK: lower(domain) }),
-  instanceDomainBlocksPartition: () => 'INSTANCE_DOMAIN_BLOCKS',
-  /** A domain we hold a remote account of (GET /api/v1/instance/peers): one partition, by domain. */
-  peer: (domain: string): Key => ({ PK: 'PEERS', SK: lower(domain) }),
-  peersPartition: () => 'PEERS',
-  /** A remote account under its domain, written in its creating transaction: what suspending the domain removes. */
-  domainAccount: (domain: string, accountId: string): Key => ({ PK: `DOMAIN_ACCOUNTS#${lower(domain)}`, SK: padId(accountId) }),
-  domainAccountsPartition: (domain: string) => `DOMAIN_ACCOUNTS#${lower(domain)}`,
+// ---- federation (lib/db/remote.ts, lib/db/actor_keys.ts, lib/db/activity_seen.ts, lib/db/server_health.ts) ----
+/** A remote account by its actor URI (the pointer holds accountId); unique. */
+export const actorUri = (uri: string): Key => ({ PK: `ACTOR#${uri}`, SK: 'ACTOR' });
+/** A remote account by `username@domain` (lower-cased), for WebFinger-free lookups; unique. */
+export const remoteAcct = (username: string, domain: string): Key => ({ PK: `ACCT#${lower(username)}@${lower(domain)}`, SK: 'ACCT' });
+/** A remote status by its ActivityPub id (the pointer holds statusId); unique. */
+export const statusUri = (uri: string): Key => ({ PK: `STATUSURI#${uri}`, SK: 'STATUSURI' });
+/** A local account's RSA key pair (private key encrypted), and the instance actor's (`INSTANCE`). */
+export const actorKeys = (accountId: string): Key => ({ PK: `ACTORKEYS#${accountId === 'INSTANCE' ? 'INSTANCE' : padId(accountId)}`, SK: 'ACTORKEYS' });
+/** An inbound activity id already processed (at most once); expires by TTL. */
+export const activitySeen = (activityId: string): Key => ({ PK: `ACTIVITY#${activityId}`, SK: 'SEEN' });
+/** Delivery health of a remote server (consecutive failures, unavailable until). */
+export const serverHealth = (domain: string): Key => ({ PK: `SERVER#${lower(domain)}`, SK: 'HEALTH' });
+/**
+ * The inboxes of a local account's remote followers (shared inbox when the actor has one), one item per
+ * inbox with a `followers` count, kept in the follow edge's transaction: where a post goes, in one Query.
+ */
+export const followerInbox = (accountId: string, inbox: string): Key => ({ PK: `FOLLOWER_INBOXES#${padId(accountId)}`, SK: inbox });
+export const followerInboxesPartition = (accountId: string) => `FOLLOWER_INBOXES#${padId(accountId)}`;
+/** The operator's block of a remote domain (suspend or silence): one partition, read whole and cached (lib/db/instance_domain_blocks.ts). */
+export const instanceDomainBlock = (domain: string): Key => ({ PK: 'INSTANCE_DOMAIN_BLOCKS', SK: lower(domain) });
+export const instanceDomainBlocksPartition = () => 'INSTANCE_DOMAIN_BLOCKS';
+/** A domain we hold a remote account of (GET /api/v1/instance/peers): one partition, by domain. */
+export const peer = (domain: string): Key => ({ PK: 'PEERS', SK: lower(domain) });
+export const peersPartition = () => 'PEERS';
+/** A remote account under its domain, written in its creating transaction: what suspending the domain removes. */
+export const domainAccount = (domain: string, accountId: string): Key => ({ PK: `DOMAIN_ACCOUNTS#${lower(domain)}`, SK: padId(accountId) });
+export const domainAccountsPartition = (domain: string) => `DOMAIN_ACCOUNTS#${lower(domain)}`;
 
-  // ---- followed hashtags (lib/db/tag_follows.ts) ----
-  /** A hashtag an account follows, by the follow's own id: the account's followed tags, paged as Mastodon pages them. */
-  tagFollow: (accountId: string, followId: string): Key => ({ PK: `TAG_FOLLOWS#${padId(accountId)}`, SK: padId(followId) }),
-  tagFollowsPartition: (accountId: string) => `TAG_FOLLOWS#${padId(accountId)}`,
-  /** A follower of a hashtag (normalised name): one partition per tag, read by the fan-out; its key also keeps one follow per (account, tag). */
-  tagFollower: (tag: string, accountId: string): Key => ({ PK: `TAG_FOLLOWERS#${tag}`, SK: padId(accountId) }),
-  tagFollowersPartition: (tag: string) => `TAG_FOLLOWERS#${tag}`,
-  // ---- trends of statuses and links (lib/db/trends.ts) ----
-  /** A status's trend counter on one UTC day (score in units decayed to that day's midnight, distinct accounts); the day partition lists the day's candidates. */
-  trendStatusDay: (day: string, statusId: string): Key => ({ PK: `TRENDSTATUSDAY#${day}`, SK: padId(statusId) }),
-  trendStatusDayPartition: (day: string) => `TRENDSTATUSDAY#${day}`,
-  /** An account's interaction with a status was counted toward trends (once per pair, whatever kind); expires by TTL. */
-  trendStatusActor: (statusId: string, accountId: string): Key => ({ PK: `TRENDACT#${padId(statusId)}#${padId(accountId)}`, SK: 'TRENDACT' }),
-  /** A link's trend counter on one UTC day, by the SHA-256 of its URL (uses, distinct accounts, score); the day partition lists the day's links. */
-  trendLinkDay: (day: string, urlHash: string): Key => ({ PK: `TRENDLINKDAY#${day}`, SK: urlHash }),
-  trendLinkDayPartition: (day: string) => `TRENDLINKDAY#${day}`,
-  /** A status's share of a link was counted (once per pair); expires by TTL. */
-  trendLinkShare: (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKUSE#${urlHash}#${padId(statusId)}`, SK: 'TRENDLINKUSE' }),
-  /** An account shared a link on a day (decides the day's distinct accounts); expires by TTL. */
-  trendLinkAccountDay: (day: string, urlHash: string, accountId: string): Key => ({ PK: `TRENDLINKACCT#${day}#${urlHash}#${padId(accountId)}`, SK: 'TRENDLINKACCT' }),
-  /** How many candidates a day partition of status or link trends holds: the cap's counter. */
-  trendDayCandidates: (kind: 'status' | 'link', day: string): Key => ({ PK: `TRENDCANDIDATES#${kind}#${day}`, SK: 'TRENDCANDIDATES' }),
-  /** An item the operator keeps out of trends (`status#<id>`, `link#<url hash>`, `tag#<tag>`): one partition, read whole. */
-  trendHidden: (kind: 'status' | 'link' | 'tag', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` }),
-  trendsHiddenPartition: () => 'TRENDS_HIDDEN',
-  /** A public status sharing a link, by the link's URL hash then the status id: the link's timeline (GET /api/v1/timelines/link), newest first. */
-  trendLinkStatus: (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKSTATUSES#${urlHash}`, SK: padId(statusId) }),
-  trendLinkStatusesPartition: (urlHash: string) => `TRENDLINKSTATUSES#${urlHash}`,
-  // ---- preview cards (lib/db/cards.ts) ----
-  /**
-   * The preview card of a normalised URL (or the last failure to fetch one), by the URL's SHA-256: a URL may be
-   * longer than a key may hold. Statuses name it in `cardUrl`; a page of statuses reads it in its batch.
-   */
-  card: (url: string): Key => ({ PK: `CARD#${sha256(url)}`, SK: 'CARD' }),
-  // ---- filters v2 (lib/db/filters.ts) ----
-  // A v2 filter is its item at keys.filter (above) plus one item per keyword and per filtered status in the same
-  // partition, sorted under the filter's id so that one Query of the partition reads every filter whole.
-  /** A keyword of a v2 filter (a v1 filter is one keyword: the v1 id is the keyword's id). */
-  filterKeyword: (accountId: string, filterId: string, keywordId: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#K#${padId(keywordId)}` }),
-  /** A status a v2 filter names (FilterStatus). */
-  filterStatus: (accountId: string, filterId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#S#${padId(id)}` }),
-  /** The sort-key prefix of one filter's items (the filter, its keywords, its statuses). */
-  filterItemsPrefix: (filterId: string) => padId(filterId),
-  // ---- grouped notifications (lib/db/notifications.ts, lib/db/notification_groups.ts) ----
-  /**
-   * The hour bucket a recipient's current group of one kind (`favourite-<status>`, `reblog-<status>`, `follow`) started in:
-   * a new notification of that kind joins it while it is younger than 12 hours (Mastodon's notif-group key). Expires by TTL.
-   */
-  notificationGroupBucket: (accountId: string, groupPrefix: string): Key => ({ PK: `NOTIF_BUCKET#${padId(accountId)}#${groupPrefix}`, SK: 'NOTIF_BUCKET' }),
-  /** A recipient's notification policy (Mastodon 4.3's NotificationPolicy); absent until the recipient first sets one. */
-  notificationPolicy: (accountId: string): Key => ({ PK: `NOTIF_POLICY#${padId(accountId)}`, SK: 'NOTIF_POLICY' }),
-  /** The notification request of filtered notifications from one sender to one recipient (listed through GSI1). */
-  notificationRequest: (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_REQ#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_REQ' }),
-  /** A recipient accepted a sender's request: the sender's later notifications are never filtered (NotificationPermission). */
-  notificationPermission: (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_PERMIT#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_PERMIT' }),
-  // ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts, lib/db/familiar_followers.ts) ----
-  /** The private note an account keeps about another (Relationship.note), by exact key; the partition is every note it wrote. */
-  accountNote: (accountId: string, targetId: string): Key => ({ PK: `ACCOUNT_NOTES#${padId(accountId)}`, SK: padId(targetId) }),
-  // ---- announcements (lib/db/announcements.ts) ----
-  /** An operator's announcement (with its reaction counts); the one partition is every announcement, read whole (there are few). */
-  announcement: (id: string): Key => ({ PK: 'ANNOUNCEMENTS', SK: padId(id) }),
-  announcementsPartition: () => 'ANNOUNCEMENTS',
-  /** An account dismissed (read) an announcement; under the announcement, so deleting it finds its marks. */
-  announcementRead: (announcementId: string, accountId: string): Key => ({ PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`, SK: `READ#${padId(accountId)}` }),
-  /** An account's reaction (emoji name) to an announcement: counted once per (account, name). */
-  announcementReaction: (announcementId: string, accountId: string, name: string): Key => ({
-    PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`,
-    SK: `REACTION#${padId(accountId)}#${name}`,
-  }),
-  announcementMarksPartition: (announcementId: string) => `ANNOUNCEMENT_MARKS#${padId(announcementId)}`,
+// ---- followed hashtags (lib/db/tag_follows.ts) ----
+/** A hashtag an account follows, by the follow's own id: the account's followed tags, paged as Mastodon pages them. */
+export const tagFollow = (accountId: string, followId: string): Key => ({ PK: `TAG_FOLLOWS#${padId(accountId)}`, SK: padId(followId) });
+export const tagFollowsPartition = (accountId: string) => `TAG_FOLLOWS#${padId(accountId)}`;
+/** A follower of a hashtag (normalised name): one partition per tag, read by the fan-out; its key also keeps one follow per (account, tag). */
+export const tagFollower = (tag: string, accountId: string): Key => ({ PK: `TAG_FOLLOWERS#${tag}`, SK: padId(accountId) });
+export const tagFollowersPartition = (tag: string) => `TAG_FOLLOWERS#${tag}`;
+// ---- trends of statuses and links (lib/db/trends.ts) ----
+/** A status's trend counter on one UTC day (score in units decayed to that day's midnight, distinct accounts); the day partition lists the day's candidates. */
+export const trendStatusDay = (day: string, statusId: string): Key => ({ PK: `TRENDSTATUSDAY#${day}`, SK: padId(statusId) });
+export const trendStatusDayPartition = (day: string) => `TRENDSTATUSDAY#${day}`;
+/** An account's interaction with a status was counted toward trends (once per pair, whatever kind); expires by TTL. */
+export const trendStatusActor = (statusId: string, accountId: string): Key => ({ PK: `TRENDACT#${padId(statusId)}#${padId(accountId)}`, SK: 'TRENDACT' });
+/** A link's trend counter on one UTC day, by the SHA-256 of its URL (uses, distinct accounts, score); the day partition lists the day's links. */
+export const trendLinkDay = (day: string, urlHash: string): Key => ({ PK: `TRENDLINKDAY#${day}`, SK: urlHash });
+export const trendLinkDayPartition = (day: string) => `TRENDLINKDAY#${day}`;
+/** A status's share of a link was counted (once per pair); expires by TTL. */
+export const trendLinkShare = (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKUSE#${urlHash}#${padId(statusId)}`, SK: 'TRENDLINKUSE' });
+/** An account shared a link on a day (decides the day's distinct accounts); expires by TTL. */
+export const trendLinkAccountDay = (day: string, urlHash: string, accountId: string): Key => ({ PK: `TRENDLINKACCT#${day}#${urlHash}#${padId(accountId)}`, SK: 'TRENDLINKACCT' });
+/** How many candidates a day partition of status or link trends holds: the cap's counter. */
+export const trendDayCandidates = (kind: 'status' | 'link', day: string): Key => ({ PK: `TRENDCANDIDATES#${kind}#${day}`, SK: 'TRENDCANDIDATES' });
+/** An item the operator keeps out of trends (`status#<id>`, `link#<url hash>`, `tag#<tag>`): one partition, read whole. */
+export const trendHidden = (kind: 'status' | 'link' | 'tag', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` });
+export const trendsHiddenPartition = () => 'TRENDS_HIDDEN';
+/** A public status sharing a link, by the link's URL hash then the status id: the link's timeline (GET /api/v1/timelines/link), newest first. */
+export const trendLinkStatus = (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKSTATUSES#${urlHash}`, SK: padId(statusId) });
+export const trendLinkStatusesPartition = (urlHash: string) => `TRENDLINKSTATUSES#${urlHash}`;
+// ---- preview cards (lib/db/cards.ts) ----
+/**
+ * The preview card of a normalised URL (or the last failure to fetch one), by the URL's SHA-256: a URL may be
+ * longer than a key may hold. Statuses name it in `cardUrl`; a page of statuses reads it in its batch.
+ */
+export const card = (url: string): Key => ({ PK: `CARD#${sha256(url)}`, SK: 'CARD' });
+// ---- filters v2 (lib/db/filters.ts) ----
+// A v2 filter is its item at keys.filter (above) plus one item per keyword and per filtered status in the same
+// partition, sorted under the filter's id so that one Query of the partition reads every filter whole.
+/** A keyword of a v2 filter (a v1 filter is one keyword: the v1 id is the keyword's id). */
+export const filterKeyword = (accountId: string, filterId: string, keywordId: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#K#${padId(keywordId)}` });
+/** A status a v2 filter names (FilterStatus). */
+export const filterStatus = (accountId: string, filterId: string, id: string): Key => ({ PK: `FILTERS#${padId(accountId)}`, SK: `${padId(filterId)}#S#${padId(id)}` });
+/** The sort-key prefix of one filter's items (the filter, its keywords, its statuses). */
+export const filterItemsPrefix = (filterId: string) => padId(filterId);
+// ---- grouped notifications (lib/db/notifications.ts, lib/db/notification_groups.ts) ----
+/**
+ * The hour bucket a recipient's current group of one kind (`favourite-<status>`, `reblog-<status>`, `follow`) started in:
+ * a new notification of that kind joins it while it is younger than 12 hours (Mastodon's notif-group key). Expires by TTL.
+ */
+export const notificationGroupBucket = (accountId: string, groupPrefix: string): Key => ({ PK: `NOTIF_BUCKET#${padId(accountId)}#${groupPrefix}`, SK: 'NOTIF_BUCKET' });
+/** A recipient's notification policy (Mastodon 4.3's NotificationPolicy); absent until the recipient first sets one. */
+export const notificationPolicy = (accountId: string): Key => ({ PK: `NOTIF_POLICY#${padId(accountId)}`, SK: 'NOTIF_POLICY' });
+/** The notification request of filtered notifications from one sender to one recipient (listed through GSI1). */
+export const notificationRequest = (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_REQ#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_REQ' });
+/** A recipient accepted a sender's request: the sender's later notifications are never filtered (NotificationPermission). */
+export const notificationPermission = (accountId: string, fromAccountId: string): Key => ({ PK: `NOTIF_PERMIT#${padId(accountId)}#${padId(fromAccountId)}`, SK: 'NOTIF_PERMIT' });
+// ---- account notes, familiar followers, suggestions (lib/db/account_notes.ts, lib/db/familiar_followers.ts) ----
+/** The private note an account keeps about another (Relationship.note), by exact key; the partition is every note it wrote. */
+export const accountNote = (accountId: string, targetId: string): Key => ({ PK: `ACCOUNT_NOTES#${padId(accountId)}`, SK: padId(targetId) });
+// ---- announcements (lib/db/announcements.ts) ----
+/** An operator's announcement (with its reaction counts); the one partition is every announcement, read whole (there are few). */
+export const announcement = (id: string): Key => ({ PK: 'ANNOUNCEMENTS', SK: padId(id) });
+export const announcementsPartition = () => 'ANNOUNCEMENTS';
+/** An account dismissed (read) an announcement; under the announcement, so deleting it finds its marks. */
+export const announcementRead = (announcementId: string, accountId: string): Key => ({ PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`, SK: `READ#${padId(accountId)}` });
+/** An account's reaction (emoji name) to an announcement: counted once per (account, name). */
+export const announcementReaction = (announcementId: string, accountId: string, name: string): Key => ({
+  PK: `ANNOUNCEMENT_MARKS#${padId(announcementId)}`,
+  SK: `REACTION#${padId(accountId)}#${name}`,
+});
+export const announcementMarksPartition = (announcementId: string) => `ANNOUNCEMENT_MARKS#${padId(announcementId)}`;
 
-  // ---- reports (lib/db/reports.ts) ----
-  /** A report about an account (and some of its statuses), filed here or received in a Flag. GSI1: every report, newest first. */
-  report: (id: string): Key => ({ PK: `REPORT#${padId(id)}`, SK: 'REPORT' }),
-  /** A received Flag's report about one of our accounts was stored (the Flag's id and the account): stored once. */
-  reportOnce: (flagUri: string, targetId: string): Key => ({ PK: `REPORTURI#${flagUri}#${padId(targetId)}`, SK: 'REPORTURI' }),
+// ---- reports (lib/db/reports.ts) ----
+/** A report about an account (and some of its statuses), filed here or received in a Flag. GSI1: every report, newest first. */
+export const report = (id: string): Key => ({ PK: `REPORT#${padId(id)}`, SK: 'REPORT' });
+/** A received Flag's report about one of our accounts was stored (the Flag's id and the account): stored once. */
+export const reportOnce = (flagUri: string, targetId: string): Key => ({ PK: `REPORTURI#${flagUri}#${padId(targetId)}`, SK: 'REPORTURI' });
 
-  // ---- profile directory (lib/db/directory.ts) ----
-  /** A discoverable account in the directory's `new` order (newest account first), in the partition of its origin (`local` or `remote`). */
-  directoryNew: (origin: DirectoryOrigin, accountId: string): Key => ({ PK: `DIRECTORY_NEW#${origin}`, SK: padId(accountId) }),
-  directoryNewPartition: (origin: DirectoryOrigin) => `DIRECTORY_NEW#${origin}`,
-  /**
-   * A discoverable account in the `active` order: by the time of its latest status (Mastodon's last_status_at), moved
-   * in the posting transaction; an account that never posted sorts below every time (`#` before digits): nulls last.
-   */
-  directoryActive: (origin: DirectoryOrigin, lastStatusAt: string | null, accountId: string): Key => ({
-    PK: `DIRECTORY_ACTIVE#${origin}`,
-    SK: `${lastStatusAt ?? ''}#${padId(accountId)}`,
-  }),
-  directoryActivePartition: (origin: DirectoryOrigin) => `DIRECTORY_ACTIVE#${origin}`,
+// ---- profile directory (lib/db/directory.ts) ----
+/** A discoverable account in the directory's `new` order (newest account first), in the partition of its origin (`local` or `remote`). */
+export const directoryNew = (origin: DirectoryOrigin, accountId: string): Key => ({ PK: `DIRECTORY_NEW#${origin}`, SK: padId(accountId) });
+export const directoryNewPartition = (origin: DirectoryOrigin) => `DIRECTORY_NEW#${origin}`;
+/**
+ * A discoverable account in the `active` order: by the time of its latest status (Mastodon's last_status_at), moved
+ * in the posting transaction; an account that never posted sorts below every time (`#` before digits): nulls last.
+ */
+export const directoryActive = (origin: DirectoryOrigin, lastStatusAt: string | null, accountId: string): Key => ({
+  PK: `DIRECTORY_ACTIVE#${origin}`,
+  SK: `${lastStatusAt ?? ''}#${padId(accountId)}`,
+});
+export const directoryActivePartition = (origin: DirectoryOrigin) => `DIRECTORY_ACTIVE#${origin}`;
 
-  // ---- endorsements (lib/db/endorsements.ts) ----
-  /** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
-  endorsement: (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) }),
-  endorsementsPartition: (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`,
-};
-
-/** GSI1 keys: each pattern names its partition prefix. */
-export const gsi1 = {
-  /** Accounts waiting for approval, oldest first (admin CLI). */
-  pendingAccount: (accountId: string) => ({ GSI1PK: 'PENDING_ACCOUNTS', GSI1SK: padId(accountId) }),
-  pendingAccountsPartition: 'PENDING_ACCOUNTS',
-  /** Access tokens of an account, newest first. */
-  accountToken: (accountId: string, tokenId: string) => ({ GSI1PK: `TOKENS#${padId(accountId)}`, GSI1SK: padId(tokenId) }),
-  accountTokensPartition: (accountId: string) => `TOKENS#${padId(accountId)}`,
-  /** An account's own statuses and reblogs, newest first (GSI1 on the status item). */
-  accountStatus: (accountId: string, statusId: string) => ({ GSI1PK: `ACCOUNT_STATUSES#${padId(accountId)}`, GSI1SK: padId(statusId) }),
-  accountStatusesPartition: (accountId: string) => `ACCOUNT_STATUSES#${padId(accountId)}`,
-  /** Followers of an account (GSI1 on the follow edge). */
-  follower: (followedId: string, followerId: string) => ({ GSI1PK: `FOLLOWERS#${padId(followedId)}`, GSI1SK: padId(followerId) }),
-  followersPartition: (followedId: string) => `FOLLOWERS#${padId(followedId)}`,
-  /** Follow requests received by a locked account (GSI1 on the request item), by request id. */
-  followRequestReceived: (targetId: string, requestId: string) => ({ GSI1PK: `FOLLOW_REQUESTS#${padId(targetId)}`, GSI1SK: padId(requestId) }),
-  followRequestsPartition: (targetId: string) => `FOLLOW_REQUESTS#${padId(targetId)}`,
-  /** Accounts blocking an account (GSI1 on the block item; blocks and mutes area). */
-  blockedBy: (targetId: string, accountId: string) => ({ GSI1PK: `BLOCKED_BY#${padId(targetId)}`, GSI1SK: padId(accountId) }),
-  blockedByPartition: (targetId: string) => `BLOCKED_BY#${padId(targetId)}`,
-  /** An account's domain blocks by block id, for Link paging as Mastodon (GSI1 on the domain block item). */
-  domainBlockById: (accountId: string, blockId: string) => ({ GSI1PK: `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`, GSI1SK: padId(blockId) }),
-  domainBlocksByIdPartition: (accountId: string) => `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`,
-  /** Local usernames, lower-cased, for prefix search (GSI1 on the username claim item). */
-  usernameIndex: (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: lower(username) }),
-  usernamesPartition: 'USERNAMES',
-  /** Lists: the lists containing an account (GSI1 on the list membership), grouped by list owner. */
-  listMembership: (accountId: string, ownerId: string, listId: string) => ({ GSI1PK: `LISTED#${padId(accountId)}`, GSI1SK: `${padId(ownerId)}#${padId(listId)}` }),
-  listMembershipsPartition: (accountId: string) => `LISTED#${padId(accountId)}`,
-  listMembershipOwnerPrefix: (ownerId: string) => `${padId(ownerId)}#`,
-  /** The notifications of one group of a recipient, by notification id (GSI1 on a notification that has a stored group key). */
-  notificationGroupMember: (accountId: string, groupKey: string, notificationId: string) => ({ GSI1PK: `NOTIFGROUP#${padId(accountId)}#${groupKey}`, GSI1SK: padId(notificationId) }),
-  notificationGroupPartition: (accountId: string, groupKey: string) => `NOTIFGROUP#${padId(accountId)}#${groupKey}`,
-  /** A filtered notification (it has no group key), under its recipient and sender: what accepting or dismissing a request reads. */
-  filteredNotification: (accountId: string, fromAccountId: string, notificationId: string) => ({ GSI1PK: `NOTIFFILTERED#${padId(accountId)}#${padId(fromAccountId)}`, GSI1SK: padId(notificationId) }),
-  filteredNotificationsPartition: (accountId: string, fromAccountId: string) => `NOTIFFILTERED#${padId(accountId)}#${padId(fromAccountId)}`,
-  /** A recipient's notification requests by request id: the list Mastodon pages by id. */
-  notificationRequest: (accountId: string, requestId: string) => ({ GSI1PK: `NOTIF_REQS#${padId(accountId)}`, GSI1SK: padId(requestId) }),
-  notificationRequestsPartition: (accountId: string) => `NOTIF_REQS#${padId(accountId)}`,
-  /** Every report, newest first: the operator's list (GSI1 on the report item). */
-  report: (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) }),
-  reportsPartition: 'REPORTS',
-};
-
-export const GSI1 = 'GSI1';
+// ---- endorsements (lib/db/endorsements.ts) ----
+/** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
+export const endorsement = (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) });
+export const endorsementsPartition = (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`;

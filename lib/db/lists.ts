@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { IdRange, Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
+import * as gsi1 from './gsi1';
 import type { Status } from './statuses';
 import { batchGet, batchWrite, deleteItem, getItem, keyString, putItem, query, queryAll, transact, updateItem, type Item, type TransactItem } from './table';
 import { timelineEntries, timelineEntry } from './timelines';
@@ -82,7 +84,7 @@ export async function membersAmong(listId: string, accountIds: string[]): Promis
 /** Every list containing `accountId` (all owners): one Query of GSI1, to its last page. */
 export const membershipsOf = (accountId: string) =>
   queryAll(
-    { IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(accountId) } },
+    { IndexName: gsi1.INDEX, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(accountId) } },
     listMemberItem,
   );
 
@@ -90,7 +92,7 @@ export const membershipsOf = (accountId: string) =>
 export const ownerMembershipsOf = (accountId: string, ownerId: string) =>
   queryAll(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :owner)',
       ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(accountId), ':owner': gsi1.listMembershipOwnerPrefix(ownerId) },
     },

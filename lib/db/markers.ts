@@ -1,7 +1,7 @@
 // Reading-position markers (https://docs.joinmastodon.org/entities/Marker/):
 // one item per (account, timeline), under the account's marker partition.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, nowIso, query, updateItem } from './table';
 
 export const MARKER_TIMELINES = ['home', 'notifications'] as const;

@@ -1,7 +1,7 @@
 // Media attachments. The item schema is the contract between the media
 // endpoints (which create and process them) and status creation (which attaches them).
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, getItem, putItem, setAttributes, updateItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });

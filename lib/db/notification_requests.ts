@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { newId } from '../ids';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { notificationItem, type Notification } from './notifications';
 import { deleteItem, getItem, nowIso, putItem, query, queryAll, updateItem, type Item, type TransactItem } from './table';
 
@@ -93,14 +94,14 @@ export function requestCountUpdate(n: Notification): TransactItem {
 
 /** A page of the recipient's requests by request id, newest first (one Query of GSI1). */
 export const requestsPage = (accountId: string, page: Page): Promise<NotificationRequest[]> =>
-  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.notificationRequestsPartition(accountId) }, page, notificationRequestItem);
+  queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.notificationRequestsPartition(accountId) }, page, notificationRequestItem);
 
 /** One of the recipient's requests by its id, or undefined (one Query of the recipient's GSI1 partition: nobody else's request can answer). */
 export async function requestOf(accountId: string, requestId: string): Promise<NotificationRequest | undefined> {
   const listed = gsi1.notificationRequest(accountId, requestId);
   const res = await query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p AND GSI1SK = :s',
       ExpressionAttributeValues: { ':p': listed.GSI1PK, ':s': listed.GSI1SK },
     },
@@ -125,7 +126,7 @@ export const MAX_MEANINGFUL_COUNT = 100;
 export async function pendingSummary(accountId: string): Promise<{ requests: number; notifications: number }> {
   const res = await query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.notificationRequestsPartition(accountId) },
       ProjectionExpression: 'notificationsCount',
@@ -149,7 +150,7 @@ export async function permitSender(accountId: string, fromAccountId: string): Pr
 export const filteredNotificationsFrom = (accountId: string, fromAccountId: string): Promise<Notification[]> =>
   queryAll(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.filteredNotificationsPartition(accountId, fromAccountId) },
     },

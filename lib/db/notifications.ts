@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { IdRange, Page } from '../paging';
 import { idRangeKeyCondition } from './id_range';
-import { gsi1, GSI1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
 export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
@@ -193,7 +194,7 @@ export async function notificationsWindow(
 
 /** The notifications stored under one group key, newest first, within an id range (GSI1; one Query per page of the index). */
 export async function groupMembers(accountId: string, groupKey: string, range: IdRange & { limit?: number } = {}): Promise<Notification[]> {
-  const condition = idRangeKeyCondition({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.notificationGroupPartition(accountId, groupKey) }, range);
+  const condition = idRangeKeyCondition({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.notificationGroupPartition(accountId, groupKey) }, range);
   if (!condition) return [];
   const out: Notification[] = [];
   let start: Item | undefined;

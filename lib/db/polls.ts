@@ -2,7 +2,7 @@
 // is one item per (poll, account) under the poll's partition, written with
 // attribute_not_exists so an account votes once.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, deleteItem, getItem, nowIso, putItem, queryAll, transact, type TransactItem } from './table';
 
 export const pollOption = z.object({ title: z.string(), votesCount: z.number().int().default(0) });

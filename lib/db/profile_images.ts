@@ -2,7 +2,7 @@
 // account item's key attribute is cleared only while it still names the object the
 // caller read, so a new image uploaded meanwhile is never lost with the old one.
 import { accountItem, type Account } from './accounts';
-import { keys } from './keys';
+import * as keys from './keys';
 import { nowIso, updateItem } from './table';
 
 export type ProfileImage = 'avatarKey' | 'headerKey';

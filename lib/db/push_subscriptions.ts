@@ -4,7 +4,7 @@
 // with one GetItem. Writing one checks, in the same transaction, that the token
 // still exists, so a revocation racing a subscription cannot leave one behind.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { deleteItem, getItem, query, queryAll, transact, updateItem } from './table';
 
 /** Mastodon 3.4+ `data[policy]`: whose notifications are pushed. */

@@ -2,7 +2,7 @@
 // one small item per (throttle, subject, window), counted with atomic ADDs
 // and removed by TTL once its window is over.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { updateItem } from './table';
 
 const counterItem = z.object({ hits: z.number().int(), expiresAt: z.number() });

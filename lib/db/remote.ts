@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { accountById, accountItem, accountsByIds, type Account } from './accounts';
 import { deleteDomainAccount, domainAccountPut, recordPeer } from './instance_domain_blocks';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, deleteItem, getItem, setAttributes, transact, updateItem, type Item } from './table';
 
 const accountPointer = z.object({ accountId: z.string() });

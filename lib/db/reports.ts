@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { getItem, nowIso, putItem, transact, updateItem } from './table';
 
 export const reportCategories = ['spam', 'legal', 'violation', 'other'] as const;
@@ -54,7 +55,7 @@ export const reportById = (id: string, consistent = false): Promise<Report | und
 
 /** Every report, newest first (GSI1). */
 export const reportsPage = (page: Page): Promise<Report[]> =>
-  queryIdRange({ index: GSI1, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.reportsPartition }, page, reportItem);
+  queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.reportsPartition }, page, reportItem);
 
 /** Marks a report resolved (once: an already resolved one keeps its time). Undefined when there is no such report. */
 export async function resolveReport(id: string, at = nowIso()): Promise<Report | undefined> {

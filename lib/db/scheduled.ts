@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { keys } from './keys';
+import * as keys from './keys';
 import { attachMediaItems } from './media';
 import { deleteItem, getItem, query, transact, type TransactItem } from './table';
 import { visibilities } from './statuses';

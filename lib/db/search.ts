@@ -4,7 +4,8 @@
 // a partition per (author, word), searched only by that author. Stale items of
 // deleted statuses are harmless: reads resolve ids through the status items.
 import { z } from 'zod';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { batchGet, batchWrite, query, type Item } from './table';
 import type { Status } from './statuses';
 import { padId } from '../ids';

@@ -3,7 +3,7 @@
 // (lib/federation/deliver.ts decides when). A success deletes the item; an item
 // nobody touches again expires by TTL.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, deleteItem, getItem, updateItem } from './table';
 
 export const serverHealthItem = z.object({

@@ -12,7 +12,7 @@
 // instance cost one read per shard, for counters nobody needs exact to the post.
 import { z } from 'zod';
 import { log } from '../log';
-import { keys } from './keys';
+import * as keys from './keys';
 import { WEEK_MS, weekOf } from './activity';
 import { getItem, updateItem } from './table';
 

@@ -6,7 +6,7 @@
 // entries its new tags and media call for. Nothing is half-written: an edit
 // that lost a race with another (the status's `editedAt` moved) writes nothing.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { attachMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
 import { searchIndexRecords } from './search';

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { accountItem, type Account } from './accounts';
 import { emojiItem, type Emoji } from './emojis';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { mediaItem, type Media } from './media';
 import { pollItem, pollVoteItem, type Poll, type PollVote } from './polls';
 import type { Status } from './statuses';

@@ -4,7 +4,8 @@
 // from the positions of its cancellation reasons here, where the items are laid out.
 import { z } from 'zod';
 import { directoryActivityItems, directoryActivityWrites, type Listed } from './directory';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { knowItem } from './known_items';
 import { log } from '../log';
 import { attachMediaItems, deleteRemoteMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';

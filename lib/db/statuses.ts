@@ -1,7 +1,8 @@
 // Statuses (and reblogs, which are statuses with `reblogOfId`). The item schema
 // is the contract between the status, timeline, interaction and notification code.
 import { z } from 'zod';
-import { gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { accountsByIds, type Account } from './accounts';
 import { remoteEmoji } from './emojis';
 import { batchGet, expiresIn, getItem, queryAll, type TransactItem } from './table';

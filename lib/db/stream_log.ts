@@ -6,7 +6,7 @@
 // after a few minutes: the log bridges reconnects, it is not a history.
 import { z } from 'zod';
 import { padId } from '../ids';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchWrite, expiresIn, query } from './table';
 
 /** How long an entry stays readable: a client reconnecting later than this misses what it did not see. */

@@ -1,7 +1,7 @@
 // Follow suggestions the user dismissed (lib/suggestions): one item per
 // (user, dismissed account), kept for good, read by exact key.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, nowIso, putItem } from './table';
 
 const dismissedItem = z.object({ dismissedId: z.string() });

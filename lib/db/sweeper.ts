@@ -1,7 +1,7 @@
 // The sweeper's watermarks: per job, the last bucket (minute) it has fully
 // processed. A watermark only moves forward, so overlapping runs never send it back.
 import { z } from 'zod';
-import { keys } from './keys';
+import * as keys from './keys';
 import { getItem, updateItem } from './table';
 
 const watermarkItem = z.object({ lastMinute: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/) });

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, getItem, keyString, query, transact, type TransactItem } from './table';
 
 export const tagFollowItem = z.object({

@@ -10,7 +10,7 @@
 //   (featured tag suggestions: one Query over a 7-day SK range).
 import { z } from 'zod';
 import type { Status } from './statuses';
-import { keys } from './keys';
+import * as keys from './keys';
 import { batchGet, getItem, putItem, queryAll, updateItem } from './table';
 
 export const HISTORY_DAYS = 7;

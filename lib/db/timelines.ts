@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { pageRange, type IdRange } from '../paging';
 import { followItem, type Follow } from './follows';
 import { idRangeKeyCondition } from './id_range';
-import { GSI1, gsi1, keys, type PublicScope } from './keys';
+import * as keys from './keys';
+import type { PublicScope } from './keys';
+import * as gsi1 from './gsi1';
 import { isRemoteStatus, type Status } from './statuses';
 import { batchGet, batchWrite, expiresIn, getItem, putItem, query, updateItem, type Item } from './table';
 
@@ -166,7 +168,7 @@ export async function homeTimelinePage(ownerId: string, range: IdRange, limit: n
 export async function followerEdgesFrom(followedId: string, startKey?: Item, pageSize?: number): Promise<{ items: Follow[]; lastKey?: Item }> {
   return query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       Limit: pageSize,
       KeyConditionExpression: 'GSI1PK = :pk',
       ExpressionAttributeValues: { ':pk': gsi1.followersPartition(followedId) },

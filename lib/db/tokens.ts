@@ -1,6 +1,7 @@
 // Access tokens (by hash), authorization codes and authorize-page sessions.
 import { z } from 'zod';
-import { GSI1, gsi1, keys } from './keys';
+import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, nowIso, putItem, query, queryAll, transact } from './table';
 
 export const tokenItem = z.object({
@@ -68,7 +69,7 @@ export const deleteAppTokens = (clientId: string, tokens: z.infer<typeof appToke
 export async function tokensOfAccount(accountId: string): Promise<Token[]> {
   const page = await query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p',
       ExpressionAttributeValues: { ':p': gsi1.accountTokensPartition(accountId) },
       ScanIndexForward: false,

@@ -21,7 +21,8 @@ import { sha256 } from '../crypto';
 import { padId } from '../ids';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
-import { keys, type Key } from './keys';
+import * as keys from './keys';
+import type { Key } from './keys';
 import { batchGet, deleteItem, putItem, queryAll, transact, type Item, type TransactItem } from './table';
 
 const DAY_SECONDS = 24 * 60 * 60;

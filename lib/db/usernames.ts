@@ -2,7 +2,7 @@
 // attributes (one `USERNAMES` partition, lower-cased usernames as sort keys),
 // so a search is a begins_with Query, never a scan. Display names are not indexed.
 import { z } from 'zod';
-import { GSI1, gsi1 } from './keys';
+import * as gsi1 from './gsi1';
 import { query, type Item } from './table';
 
 const usernameEntry = z.object({ accountId: z.string(), GSI1SK: z.string() });
@@ -12,7 +12,7 @@ export type UsernameEntry = z.infer<typeof usernameEntry>;
 export async function usernamesByPrefix(prefix: string, limit: number, startKey?: Item): Promise<{ items: UsernameEntry[]; lastKey?: Item }> {
   return query(
     {
-      IndexName: GSI1,
+      IndexName: gsi1.INDEX,
       KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :q)',
       ExpressionAttributeValues: { ':p': gsi1.usernamesPartition, ':q': prefix.toLowerCase() },
       Limit: limit,

@@ -19,7 +19,7 @@
 // (lib/request_scope.ts) under the keys below, so a partition known empty is not read.
 import type { Account } from './accounts';
 import { padId } from '../ids';
-import { keys } from './keys';
+import * as keys from './keys';
 import type { TransactItem } from './table';
 import { factInRequest, forgetInRequest, knownInRequest, setFactInRequest } from '../request_scope';
 

@@ -7,7 +7,7 @@ import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
 import { html, type Reply } from '../http';
 import { mediaUrl } from '../media/storage';
-import { escapeHtml, fieldValueToHtml, noteToHtml } from '../text';
+import { escapeHtml } from '../text/html';
 import { apUrls } from './urls';
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
@@ -62,15 +62,9 @@ function statusArticle(status: Status, author: Account): string {
   return `<article>${warning}<div class="content">${status.contentHtml}</div><p class="meta">${when}</p></article>`;
 }
 
-const noteHtmlOf = (account: Account) => (account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note));
-
 function fieldsList(account: Account): string {
-  const fields =
-    account.fieldsHtml.length === account.fields.length
-      ? account.fieldsHtml.map((f) => ({ name: f.name, valueHtml: f.value }))
-      : account.fields.map((f) => ({ name: f.name, valueHtml: fieldValueToHtml(f.value) }));
-  if (fields.length === 0) return '';
-  return `<dl>${fields.map((f) => `<dt>${escapeHtml(f.name)}</dt><dd>${f.valueHtml}</dd>`).join('')}</dl>`;
+  if (account.fieldsHtml.length === 0) return '';
+  return `<dl>${account.fieldsHtml.map((f) => `<dt>${escapeHtml(f.name)}</dt><dd>${f.value}</dd>`).join('')}</dl>`;
 }
 
 /** A local account's page: name, handle, bio, fields, counts and its latest public statuses. */
@@ -78,7 +72,7 @@ export function profilePage(account: Account, recent: Status[]): Reply {
   const counts = `<p class="meta">${account.statusesCount} posts · ${account.followingCount} following · ${account.followersCount} followers</p>`;
   const posts = recent.length === 0 ? '<p class="meta">No public posts yet.</p>' : recent.map((s) => statusArticle(s, account)).join('\n');
   const body = `${accountHeader(account)}
-<section class="note">${noteHtmlOf(account)}</section>
+<section class="note">${account.noteHtml}</section>
 ${fieldsList(account)}
 ${counts}
 <h2>Posts</h2>

@@ -14,7 +14,6 @@ import { statusesByIds, type Status } from '../db/statuses';
 import { mediaUrl } from '../media/storage';
 import { statusAddressing } from '../policy';
 import { shortcodesIn, shortcodesOfEach } from '../render/emoji';
-import { fieldValueToHtml, noteToHtml } from '../text';
 import { instancePublicKey, publicKeyOf } from './keys';
 import { questionFields } from './polls';
 import { AS_PUBLIC, apUrls } from './urls';
@@ -89,13 +88,8 @@ const handleOf = (account: Pick<Account, 'username' | 'domain'>) => `@${account.
 
 // ---- actors ----
 
-const noteHtmlOf = (account: Account) => (account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note));
-
-/** Profile fields as PropertyValues, in the HTML the server rendered (rendered now for older accounts that lack it). */
-const propertyValues = (account: Account): ApObject[] =>
-  account.fieldsHtml.length === account.fields.length
-    ? account.fieldsHtml.map((f) => ({ type: 'PropertyValue', name: f.name, value: f.value }))
-    : account.fields.map((f) => ({ type: 'PropertyValue', name: f.name, value: fieldValueToHtml(f.value) }));
+/** Profile fields as PropertyValues, in the HTML the server rendered when they were written. */
+const propertyValues = (account: Account): ApObject[] => account.fieldsHtml.map((f) => ({ type: 'PropertyValue', name: f.name, value: f.value }));
 
 /** Mastodon publishes the day an account was made, not the instant. */
 const dayOf = (iso: string): string => {
@@ -122,7 +116,7 @@ export async function renderPerson(account: Account): Promise<ApObject> {
     featured: apUrls.featured(account.username),
     preferredUsername: account.username,
     name: account.displayName,
-    summary: noteHtmlOf(account),
+    summary: account.noteHtml,
     url: apUrls.profile(account.username),
     manuallyApprovesFollowers: account.locked,
     discoverable: account.discoverable,

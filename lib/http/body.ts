@@ -1,7 +1,7 @@
 // Request parsing: query string and body (JSON, form-urlencoded and multipart,
 // all with Rails-style bracket notation such as `poll[options][]`) into one object.
-import Busboy from 'busboy';
-import qs from 'qs';
+import type { IParseOptions } from 'qs';
+import parseQs from 'qs/lib/parse.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HttpError, badRequest, tooLarge, unsupportedMediaType } from '../errors';
 import { describeBytes, uploadSizeLimit } from './limits';
@@ -17,9 +17,9 @@ export const isUploadedFile = (value: unknown): value is UploadedFile =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'file' &&
   Buffer.isBuffer((value as { data?: unknown }).data);
 
-const QS_OPTIONS: qs.IParseOptions = { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowDots: false };
+const QS_OPTIONS: IParseOptions = { depth: 5, arrayLimit: 100, parameterLimit: 1000, allowDots: false };
 
-export const parseQuery = (raw: string | undefined): Record<string, unknown> => (raw ? qs.parse(raw, QS_OPTIONS) : {});
+export const parseQuery = (raw: string | undefined): Record<string, unknown> => (raw ? parseQs(raw, QS_OPTIONS) : {});
 
 import { header } from './header';
 
@@ -53,78 +53,44 @@ export async function parseBody(event: APIGatewayProxyEventV2, limits: BodyLimit
     }
     return parsed as Record<string, unknown>;
   }
-  if (type.startsWith('application/x-www-form-urlencoded')) return qs.parse(body.toString('utf8'), QS_OPTIONS);
+  if (type.startsWith('application/x-www-form-urlencoded')) return parseQs(body.toString('utf8'), QS_OPTIONS);
   if (type.startsWith('multipart/form-data')) return parseMultipart(body, header(event, 'content-type') ?? '', limits);
   throw unsupportedMediaType(`Unsupported content type: ${type.split(';')[0]}`);
 }
 
-function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): Promise<Record<string, unknown>> {
-  const malformed = () => badRequest('Error occurred while parsing request parameters');
-  const maxFileBytes = typeof limits.maxFileBytes === 'function' ? limits.maxFileBytes() : limits.maxFileBytes;
-  return new Promise((resolve, reject) => {
-    let bb: Busboy.Busboy;
-    try {
-      bb = Busboy({
-        headers: { 'content-type': contentType },
-        // busboy reports 'limit' when a file reaches `fileSize`, so a file of exactly the limit would be
-        // refused: it is given one byte more, and 'limit' means the file is over the limit.
-        limits: { fileSize: maxFileBytes + 1, files: limits.maxFiles, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
-      });
-    } catch {
-      reject(malformed());
-      return;
-    }
-    const fields = new URLSearchParams();
-    const files: Record<string, UploadedFile> = {};
-    let failure: HttpError | undefined;
-    // Every stream busboy hands out can fail (a body that ends inside a part fails
-    // the part's stream as well as the parser): each gets a listener, and the
-    // first failure settles the request. An unheard 'error' would be thrown
-    // outside this promise and end the process.
-    const fail = (err: HttpError) => {
-      failure ??= err;
-      reject(failure);
-    };
-    bb.on('field', (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) failure ??= tooLarge('A form field is too large');
-      else fields.append(name, value);
-    });
-    bb.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => {
-        // busboy skips the rest of the part; the request fails once the body is read, before anything is stored.
-        failure ??= tooLarge(`File is too large: the limit is ${describeBytes(maxFileBytes)}`);
-      });
-      stream.on('error', () => fail(malformed()));
-      stream.on('end', () => {
-        files[name] = { kind: 'file', filename: info.filename ?? 'file', contentType: info.mimeType, data: Buffer.concat(chunks) };
-      });
-    });
-    bb.on('filesLimit', () => {
-      failure ??= unprocessableFiles();
-    });
-    bb.on('fieldsLimit', () => {
-      failure ??= tooLarge('Too many form fields');
-    });
-    bb.on('partsLimit', () => {
-      failure ??= tooLarge('Too many form parts');
-    });
-    bb.on('error', () => fail(malformed()));
-    bb.on('close', () => {
-      if (failure) return reject(failure);
-      const parsed = qs.parse(fields.toString(), QS_OPTIONS) as Record<string, unknown>;
-      resolve({ ...parsed, ...files });
-    });
-    try {
-      bb.end(body);
-    } catch {
-      fail(malformed());
-    }
-  });
-}
+/** What a multipart body may hold besides its files (`BodyLimits`); a field name's limit is busboy's default, which parsed these bodies before. */
+const MULTIPART = { fields: 1000, fieldBytes: 1024 * 1024, nameBytes: 100 };
 
-const unprocessableFiles = () => new HttpError(422, 'Too many files');
+/**
+ * A multipart body through the runtime's own parser (the fetch standard's `Response.formData()`,
+ * undici's in Node), then the limits, checked part by part in the body's order: the first part
+ * over one decides the answer. The whole body is in memory already (an API Gateway event), so
+ * nothing is gained by stopping the parse early.
+ */
+async function parseMultipart(body: Buffer, contentType: string, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const maxFileBytes = typeof limits.maxFileBytes === 'function' ? limits.maxFileBytes() : limits.maxFileBytes;
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw badRequest('Error occurred while parsing request parameters');
+  }
+  const fields = new URLSearchParams();
+  const files: Record<string, UploadedFile> = {};
+  let [fieldCount, fileCount] = [0, 0];
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      if (++fieldCount > MULTIPART.fields) throw tooLarge('Too many form fields');
+      if (Buffer.byteLength(name) > MULTIPART.nameBytes || Buffer.byteLength(value) > MULTIPART.fieldBytes) throw tooLarge('A form field is too large');
+      fields.append(name, value);
+    } else {
+      if (++fileCount > limits.maxFiles) throw new HttpError(422, 'Too many files');
+      if (value.size > maxFileBytes) throw tooLarge(`File is too large: the limit is ${describeBytes(maxFileBytes)}`);
+      files[name] = { kind: 'file', filename: value.name || 'file', contentType: value.type, data: Buffer.from(await value.arrayBuffer()) };
+    }
+  }
+  return { ...(parseQs(fields.toString(), QS_OPTIONS) as Record<string, unknown>), ...files };
+}
 
 /** Cookie header to a map (HTTP API v2 events put cookies in `cookies`). */
 export function parseCookies(event: APIGatewayProxyEventV2): Record<string, string> {

@@ -3,7 +3,6 @@
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import { mediaUrl } from '../media/storage';
-import { fieldValueToHtml, noteToHtml } from '../text';
 import type { Emoji } from '../db/emojis';
 import { emojisFor, renderRemoteEmojis } from './emoji';
 
@@ -25,10 +24,7 @@ const day = (iso: string | null): string | null => {
   return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
 };
 
-const renderedFields = (account: Account) =>
-  account.fieldsHtml.length === account.fields.length
-    ? account.fieldsHtml.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }))
-    : account.fields.map((f) => ({ name: f.name, value: fieldValueToHtml(f.value), verified_at: null }));
+const renderedFields = (account: Account) => account.fieldsHtml.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }));
 
 /**
  * `opts.emojis`: emoji items read by the caller's batch (keys.emoji of the
@@ -49,7 +45,7 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     discoverable: account.discoverable,
     group: account.actorType === 'Group',
     created_at: midnight(account.createdAt),
-    note: account.noteHtml !== '' || account.note === '' ? account.noteHtml : noteToHtml(account.note),
+    note: account.noteHtml,
     // A remote account's profile page is what its actor says (`url`), else its actor URI.
     url: account.domain ? account.url ?? account.uri ?? `https://${account.domain}/@${account.username}` : `${config.baseUrl}/@${account.username}`,
     avatar,

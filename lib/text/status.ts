@@ -8,7 +8,9 @@
 // regular expression), so a post does it once: `parseStatusText` gives a
 // ParsedText, and the length check, the mentions, the tags and the HTML all
 // read that.
-import twitterText from 'twitter-text';
+import extractHashtagsWithIndices from 'twitter-text/dist/extractHashtagsWithIndices.js';
+import extractMentionsWithIndices from 'twitter-text/dist/extractMentionsWithIndices.js';
+import extractUrlsWithIndices from 'twitter-text/dist/extractUrlsWithIndices.js';
 import { config } from '../config';
 import { escapeHtml, linkHtml } from './html';
 import { COUNTED_LIMITS } from './limits';
@@ -80,7 +82,7 @@ export const extractEntities = (raw: string): Entity[] => findEntities(normalize
 
 function findEntities(text: string): Entity[] {
   const found: Entity[] = [];
-  for (const u of twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
+  for (const u of extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
     const href = asHttpUrl(u.url);
     if (href) found.push({ kind: 'url', start: u.indices[0], end: u.indices[1], text: u.url, href });
   }
@@ -89,13 +91,13 @@ function findEntities(text: string): Entity[] {
     const start = m.index ?? 0;
     found.push({ kind: 'mention', start, end: start + all.length, username, domain: domain.toLowerCase() });
   }
-  for (const m of twitterText.extractMentionsWithIndices(text)) {
+  for (const m of extractMentionsWithIndices(text)) {
     const [start, end] = m.indices;
     const tail = USERNAME_TAIL.exec(text.slice(end))?.[0] ?? '';
     if (text[end + tail.length] === '@') continue; // @user@domain, found above
     found.push({ kind: 'mention', start, end: end + tail.length, username: m.screenName + tail, domain: null });
   }
-  for (const h of twitterText.extractHashtagsWithIndices(text)) {
+  for (const h of extractHashtagsWithIndices(text)) {
     found.push({ kind: 'hashtag', start: h.indices[0], end: h.indices[1], tag: h.hashtag });
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);

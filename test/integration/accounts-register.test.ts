@@ -6,7 +6,7 @@ import { handler as verify } from '../../functions/accounts/verify_credentials';
 import { registerAccount } from '../../lib/accounts/register';
 import { accountByEmail, accountByUsername, pendingAccounts } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { getItem } from '../../lib/db/table';
 import { verifyPassword } from '../../lib/password';
 import { call } from '../support/http';

@@ -20,7 +20,7 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { accountById, updateAccount, type Account } from '../../lib/db/accounts';
 import { followerInboxesOf } from '../../lib/db/follower_inboxes';
 import { createFollow, followEdge } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { query } from '../../lib/db/table';
 import { apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';

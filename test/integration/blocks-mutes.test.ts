@@ -17,7 +17,7 @@ import { handler as tagHandler } from '../../functions/timelines/tag';
 import { accountById, type Account } from '../../lib/db/accounts';
 import { putMute } from '../../lib/db/blocks';
 import { createFollowRequest, followEdge } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putReply, type Status } from '../../lib/db/statuses';
 import { putItem, query, transact } from '../../lib/db/table';
 import { newId } from '../../lib/ids';

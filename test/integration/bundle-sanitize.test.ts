@@ -26,9 +26,10 @@ const SAMPLES = [
   '<P CLASS="H-CARD mention">Upper</P><span class="mention hashtag evil u-url">cls</span><br/><br / ><img src=x onerror=alert(1)>',
   '<script>document.write("<p>x</p>")</script><noscript><p>n</p></noscript><template><p>t</p></template><option>o</option>',
   '<ul><li>one<li>two</ul><p>unclosed <b>bold <i>both</p>text<table><tr><td>cell</td></tr></table>',
+  '<img src="a.png" srcset="a.png 1x, javascript:alert(1) 2x"><p srcset="x 1x">p</p><picture><source srcset="b.webp 2x"></picture><a srcset="y 1w" href="https://x/">a</a>',
 ];
 
-const ATTRIBUTES = ['href', 'class', 'style', 'onclick', 'rel', 'src', 'HREF', 'data-x', 'id'];
+const ATTRIBUTES = ['href', 'class', 'style', 'onclick', 'rel', 'src', 'srcset', 'HREF', 'data-x', 'id'];
 const VALUES = ['https://example.com/a?b=1&c=2', 'javascript:alert(1)', '//evil.example', 'mention u-url', 'h-card evil', 'x" onmouseover="y', "a'b", '&amp;&lt;&#34;', ''];
 const TEXT = ['hello', ' ', '\n', '&amp;', '&lt;', '&gt;', '&quot;', '&#39;', '&nbsp;', '&copy', '&#x1F600;', '&bogus;', '>', '&', '"', "'", 'é', '😀', '\u0000', ']]>'];
 const attributes = fc
@@ -111,8 +112,10 @@ describe('the sanitiser in a function bundle', () => {
 
   afterAll(() => remove());
 
-  it('carries the stand-in, not postcss', () => {
+  it('carries the stand-ins, not postcss or parse-srcset', () => {
     expect(inputs.some((p) => p.includes('node_modules/postcss/'))).toBe(false);
+    expect(inputs.some((p) => p.includes('node_modules/parse-srcset/'))).toBe(false);
+    expect(inputs.some((p) => p.endsWith('infra/bundle/parse-srcset-unused.cjs'))).toBe(true);
     expect(inputs.some((p) => p.includes('node_modules/source-map-js/'))).toBe(false);
     expect(inputs.some((p) => p.endsWith('infra/bundle/postcss-unused.cjs'))).toBe(true);
     expect(inputs.some((p) => p.includes('node_modules/sanitize-html/'))).toBe(true);

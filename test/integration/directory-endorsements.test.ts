@@ -26,7 +26,7 @@ import { registerAccount } from '../../lib/accounts/register';
 import { accountById, accountByEmail, updateAccount, type Account } from '../../lib/db/accounts';
 import { syncDirectoryListing } from '../../lib/db/directory';
 import { putInstanceDomainBlock } from '../../lib/db/instance_domain_blocks';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { getItem, nowIso } from '../../lib/db/table';
 import { saveActorDocument } from '../../lib/federation/actors';
 import { registerInlineWorker } from '../../lib/queue';

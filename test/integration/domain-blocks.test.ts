@@ -21,7 +21,7 @@ import { dbCalls } from '../../lib/aws';
 import { accountById, type Account } from '../../lib/db/accounts';
 import { domainBlockRecord } from '../../lib/db/domain_blocks';
 import { createFollowRequest, followEdge, graphStates } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { writeSearchIndex } from '../../lib/db/search';
 import { hiddenFor, searchableByAnyone, withoutHidden } from '../../lib/policy';
 import { putReply, type Status } from '../../lib/db/statuses';

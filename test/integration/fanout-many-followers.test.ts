@@ -2,7 +2,7 @@
 // pages of the followers index) and removes every entry on delete. Its rate is
 // measured by bench/fanout.ts, not here.
 import { followRecord } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { batchWrite, query } from '../../lib/db/table';
 import { timelineEntry } from '../../lib/db/timelines';
 import { newId } from '../../lib/ids';

@@ -7,7 +7,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import type { Account } from '../../lib/db/accounts';
 import { followRecord } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { batchWrite } from '../../lib/db/table';
 import { claimFanoutPage } from '../../lib/db/timelines';
 import { newId } from '../../lib/ids';

@@ -1,6 +1,6 @@
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import type { Account } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import type { Status } from '../../lib/db/statuses';
 import { query } from '../../lib/db/table';
 import { timelineEntry } from '../../lib/db/timelines';

@@ -14,7 +14,7 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import type { Account } from '../../lib/db/accounts';
 import { createFollow } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { notificationsPage } from '../../lib/db/notifications';
 import { remoteStatusIdByUri } from '../../lib/db/remote';
 import { statusEditsOf } from '../../lib/db/status_edits';

@@ -19,7 +19,7 @@ import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById, type Account } from '../../lib/db/accounts';
 import { claimActivity } from '../../lib/db/activity_seen';
 import { followEdge, graphStates } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { mediaById } from '../../lib/db/media';
 import { remoteAccountByUri, remoteStatusIdByUri } from '../../lib/db/remote';
 import { statusById, type Status } from '../../lib/db/statuses';

@@ -17,7 +17,7 @@ import { handler as notifyWorker } from '../../functions/workers/notify';
 import { updateAccount, type Account } from '../../lib/db/accounts';
 import { followerInboxesOf } from '../../lib/db/follower_inboxes';
 import { createFollow, createFollowRequest, deleteFollow, followEdge, followItem, followRequestItem } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { getItem, query } from '../../lib/db/table';
 import { sendPersonDelete } from '../../lib/federation/outbox';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';

@@ -28,7 +28,7 @@ import { activity, collectDeliveries, receive, type Doc } from '../support/activ
 import { aFollow, aRemoteAccount, aStoredPoll, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { queryAll } from '../../lib/db/table';
 import { notificationItem } from '../../lib/db/notifications';
 

@@ -5,7 +5,7 @@ import { createSign, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { registerAccount } from '../../lib/accounts/register';
 import { actorKeysOf, SealedKeyUnreadable } from '../../lib/db/actor_keys';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { getItem, putItem } from '../../lib/db/table';
 import { forgetCachedKeyPairs, instancePublicKey, instanceSigner, loadOrCreateKeyPair, publicKeyOf, signerFor } from '../../lib/federation/keys';
 import { digestHeader, parseSignatureHeader, signRequest, verifyRequest, type KeyLookup } from '../../lib/federation/signatures';

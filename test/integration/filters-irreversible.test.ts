@@ -14,7 +14,7 @@ import { handler as createStatus } from '../../functions/statuses/create';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { irreversibleFiltersOf } from '../../lib/db/filters';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { queryAll, updateItem } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
 import { aFollow, aUser, type UserFixture } from '../support/factories';

@@ -30,7 +30,7 @@ import { handler as createStatus } from '../../functions/statuses/create';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { hideFiltersOf } from '../../lib/db/filters';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem, queryAll, updateItem } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
 import { aFollow, anAppToken, aPostedReblog, aPostedStatus, aUser, type UserFixture } from '../support/factories';

@@ -7,7 +7,7 @@ import { dynamo } from '../../lib/aws';
 import { filtersOf } from '../../lib/db/filters';
 import { activeFilters, filterRegExp, statusMatches } from '../../lib/policy';
 import { handler as homeHandler } from '../../functions/timelines/home';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { batchWrite, updateItem } from '../../lib/db/table';
 import { homeEntryRecord } from '../../lib/db/timelines';
 import { z } from 'zod';

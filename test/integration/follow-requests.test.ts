@@ -8,7 +8,7 @@ import { handler as relationshipsHandler } from '../../functions/accounts/relati
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById, updateAccount, type Account } from '../../lib/db/accounts';
 import { followEdge } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { query } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
 import { anAppToken, aPostedStatus, aUser, type UserFixture } from '../support/factories';

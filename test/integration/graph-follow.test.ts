@@ -6,7 +6,8 @@ import { handler as unfollowHandler } from '../../functions/accounts/unfollow';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById, updateAccount, type Account } from '../../lib/db/accounts';
 import { followEdge } from '../../lib/db/follows';
-import { GSI1, gsi1, keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
+import * as gsi1 from '../../lib/db/gsi1';
 import { query } from '../../lib/db/table';
 import { registerInlineWorker } from '../../lib/queue';
 import { aBareAccount, aFollow, anAppToken, aPostedReblog, aPostedStatus, aUser, type UserFixture } from '../support/factories';
@@ -25,7 +26,7 @@ beforeEach(() => {
 const anyItem = z.record(z.unknown());
 const partition = async (pk: string) => (await query({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': pk } }, anyItem)).items;
 const gsiPartition = async (pk: string) =>
-  (await query({ IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': pk } }, anyItem)).items;
+  (await query({ IndexName: gsi1.INDEX, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': pk } }, anyItem)).items;
 const home = async (a: Account) => (await partition(keys.homePartition(a.id))).map((e) => String(e.statusId));
 const notifications = async (a: Account) => partition(keys.notificationsPartition(a.id));
 

@@ -1,5 +1,5 @@
 // The last line of defence in the HTTP stack (lib/http/guard.ts), and the
-// multipart body that used to end the process (busboy's unheard file-stream error).
+// multipart body that used to end the process (an unheard stream error of the parser it once used).
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';

@@ -24,7 +24,7 @@ import { createDomainBlock } from '../../lib/db/domain_blocks';
 import { createFollow, followEdge } from '../../lib/db/follows';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { allPeers, domainAccountIdsPage } from '../../lib/db/instance_domain_blocks';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { remoteAccountByUri } from '../../lib/db/remote';
 import { statusById } from '../../lib/db/statuses';
 import { getItem } from '../../lib/db/table';

@@ -10,7 +10,7 @@ import { handler as v2 } from '../../functions/instance/show_v2';
 import { handler as nodeinfo } from '../../functions/wellknown/nodeinfo_document';
 import { putEmoji, type Emoji } from '../../lib/db/emojis';
 import { instanceSettings, updateInstanceSettings } from '../../lib/db/instance';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { MEMO_TTL_MS, forgetAllMemos } from '../../lib/memo';
 import { call } from '../support/http';

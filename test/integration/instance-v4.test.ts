@@ -162,7 +162,7 @@ describe('GET /api/v1/instance/activity', () => {
     const now = new Date();
     await countOnInstance('statusCount', 1, new Date(now.getTime() - 14 * WEEK));
     const { getItem } = await import('../../lib/db/table');
-    const { keys } = await import('../../lib/db/keys');
+    const keys = await import('../../lib/db/keys');
     const { z } = await import('zod');
     const staleName = `week:${weekOf(new Date(now.getTime() - 14 * WEEK))}:statuses`;
     expect((await getItem(keys.instanceStats(), z.record(z.unknown())))?.[staleName]).toBe(1);

@@ -3,7 +3,7 @@ import { handler as v1 } from '../../functions/instance/show';
 import { handler as v2 } from '../../functions/instance/show_v2';
 import { updateAccount } from '../../lib/db/accounts';
 import { updateInstanceSettings } from '../../lib/db/instance';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { recordActivity } from '../../lib/db/activity';
 import { MAX_UPLOAD_BYTES } from '../../lib/http/limits';

@@ -7,7 +7,7 @@ import { handler as unpin } from '../../functions/statuses/unpin';
 import { handler as mute } from '../../functions/statuses/mute';
 import { handler as unmute } from '../../functions/statuses/unmute';
 import { bookmarkOf, conversationMuteOf, pinOf } from '../../lib/db/interactions';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { query } from '../../lib/db/table';
 import { newId } from '../../lib/ids';
 import { aStoredStatus, aUser, type UserFixture } from '../support/factories';

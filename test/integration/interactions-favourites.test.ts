@@ -5,7 +5,7 @@ import { handler as favourites } from '../../functions/favourites/index';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { followRecord } from '../../lib/db/follows';
 import { favouriteOf } from '../../lib/db/interactions';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { notificationsPage } from '../../lib/db/notifications';
 import { statusById } from '../../lib/db/statuses';
 import { putItem, query } from '../../lib/db/table';

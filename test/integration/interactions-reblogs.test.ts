@@ -7,7 +7,7 @@ import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById } from '../../lib/db/accounts';
 import { followRecord } from '../../lib/db/follows';
 import { reblogFlagOf } from '../../lib/db/interactions';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { notificationsPage } from '../../lib/db/notifications';
 import { statusById } from '../../lib/db/statuses';
 import { getItem, putItem, query } from '../../lib/db/table';

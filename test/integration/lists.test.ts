@@ -12,7 +12,8 @@ import { handler as timelineHandler } from '../../functions/lists/timeline';
 import { handler as updateHandler } from '../../functions/lists/update';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import type { Account } from '../../lib/db/accounts';
-import { gsi1, GSI1, keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
+import * as gsi1 from '../../lib/db/gsi1';
 import { listItem, listMemberItem } from '../../lib/db/lists';
 import type { Status } from '../../lib/db/statuses';
 import { query } from '../../lib/db/table';
@@ -36,7 +37,7 @@ const timeline = (token: string, id: string, q: Record<string, string> = {}) =>
 const listsOfOwner = async (owner: Account) =>
   (await query({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listsPartition(owner.id) } }, listItem)).items;
 const membershipsOf = async (account: Account) =>
-  (await query({ IndexName: GSI1, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(account.id) } }, listMemberItem)).items;
+  (await query({ IndexName: gsi1.INDEX, KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': gsi1.listMembershipsPartition(account.id) } }, listMemberItem)).items;
 const entryIds = async (listId: string) =>
   (await query({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.listPartition(listId) }, ScanIndexForward: false }, timelineEntry)).items.map((e) => e.statusId);
 

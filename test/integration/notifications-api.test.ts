@@ -5,7 +5,7 @@ import { handler as index } from '../../functions/notifications/index';
 import { handler as show } from '../../functions/notifications/show';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import type { Account } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { notificationItem, type NotificationType } from '../../lib/db/notifications';
 import { deleteItem, getItem, queryAll } from '../../lib/db/table';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';

@@ -20,7 +20,7 @@ import { handler as v2PolicyUpdate } from '../../functions/notifications/v2_poli
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import type { Account } from '../../lib/db/accounts';
 import { followRecord } from '../../lib/db/follows';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import type { NotificationType } from '../../lib/db/notifications';
 import { putItem, updateItem } from '../../lib/db/table';
 import { newId } from '../../lib/ids';

@@ -11,7 +11,7 @@ import { handler as createHandler } from '../../functions/push/create';
 import { handler as pushWorker } from '../../functions/workers/push';
 import { sha256 } from '../../lib/crypto';
 import type { Account } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { createNotification, notificationItem, type Notification } from '../../lib/db/notifications';
 import { deletePushSubscription, pushSubscriptionsOf, savePushSubscription } from '../../lib/db/push_subscriptions';
 import { query } from '../../lib/db/table';

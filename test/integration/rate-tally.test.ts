@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
 import { dynamo } from '../../lib/aws';
 import { sha256 } from '../../lib/crypto';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { countHit } from '../../lib/db/ratelimits';
 import { getItem } from '../../lib/db/table';
 import { RateTally, rateTally, TALLY_MAX_AGE_MS } from '../../lib/http/rate_tally';

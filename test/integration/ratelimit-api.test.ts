@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { statusById } from '../../lib/db/statuses';
 import { sha256 } from '../../lib/crypto';
 import { updateInstanceSettings } from '../../lib/db/instance';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { issueAccessToken } from '../../lib/tokens';
 import { addressSubject, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';

@@ -7,7 +7,7 @@ import { handler as submit } from '../../functions/oauth/authorize_submit';
 import { handler as token } from '../../functions/oauth/token';
 import { handler as signinWorker } from '../../functions/workers/signin';
 import { sha256 } from '../../lib/crypto';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { hit, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';
 import { registerInlineWorker } from '../../lib/queue';

@@ -3,7 +3,7 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { dynamo } from '../../lib/aws';
 import { accountById } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { mediaById } from '../../lib/db/media';
 import { pollById } from '../../lib/db/polls';
 import { statusById } from '../../lib/db/statuses';

@@ -5,7 +5,7 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { accountById } from '../../lib/db/accounts';
 import { addReblog } from '../../lib/db/interactions';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { mediaById } from '../../lib/db/media';
 import { castVote, pollById } from '../../lib/db/polls';
 import { statusById, statusItem } from '../../lib/db/statuses';

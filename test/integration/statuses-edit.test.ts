@@ -12,7 +12,7 @@ import { handler as source } from '../../functions/statuses/source';
 import { handler as update } from '../../functions/statuses/update';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { mediaById } from '../../lib/db/media';
 import { notificationsPage } from '../../lib/db/notifications';
 import { castVote, pollById } from '../../lib/db/polls';

@@ -11,7 +11,7 @@ import type { Account } from '../../lib/db/accounts';
 import { connectionById, deleteConnection, onlineAccounts, saveConnection, subscribersOf } from '../../lib/db/connections';
 import { addBookmark, addFavourite, muteConversation } from '../../lib/db/interactions';
 import { createNotification, type Notification } from '../../lib/db/notifications';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { addFilter } from '../../lib/filters';
 import { handler as createFilterHandler } from '../../functions/filters/create';
 import { handler as deleteFilterHandler } from '../../functions/filters/delete';

@@ -9,7 +9,7 @@ import { addFavourite } from '../../lib/db/interactions';
 import { statusById } from '../../lib/db/statuses';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import { appendStreamEvents, streamEventsAfter, STREAM_LOG_TTL_SECONDS } from '../../lib/db/stream_log';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { handler as createFilterHandler } from '../../functions/filters/create';
 import { block } from '../../lib/graph/blocks';

@@ -2,7 +2,7 @@ import { handler as remove } from '../../functions/suggestions/delete';
 import { handler as index } from '../../functions/suggestions/index';
 import { addFavourite } from '../../lib/db/interactions';
 import { getItem } from '../../lib/db/table';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { call } from '../support/http';
 import { aFollow, anAppToken, aPostedReblog, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { z } from 'zod';

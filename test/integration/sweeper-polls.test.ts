@@ -5,7 +5,7 @@ import { handler as index } from '../../functions/notifications/index';
 import { handler as sweep, run } from '../../functions/sweeper/sweep';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import type { Account } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { notificationItem } from '../../lib/db/notifications';
 import { deletePollItems, expiryMinute, type Poll } from '../../lib/db/polls';
 import { getItem, queryAll, transact } from '../../lib/db/table';

@@ -18,7 +18,7 @@ import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { handler as reblogStatus } from '../../functions/statuses/reblog';
 import type { Account } from '../../lib/db/accounts';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { followedTagsPage, tagFollowersAfter } from '../../lib/db/tag_follows';
 import { query } from '../../lib/db/table';
 import { timelineEntry } from '../../lib/db/timelines';

@@ -1,7 +1,7 @@
 import { handler as home } from '../../functions/timelines/home';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { deleteItem } from '../../lib/db/table';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { statusItem, type Status } from '../../lib/db/statuses';
 import { newId } from '../../lib/ids';
 import { sqsEvent } from '../../lib/queue';

@@ -112,7 +112,7 @@ describe('the viewer summary on the account', () => {
 
   it('an account made before the summary (not tracked) is read in full, as before', async () => {
     const { updateItem } = await import('../../lib/db/table');
-    const { keys } = await import('../../lib/db/keys');
+    const keys = await import('../../lib/db/keys');
     const { accountItem } = await import('../../lib/db/accounts');
     const viewer = await aUser();
     const tracked = await publicIds(viewer.token);

@@ -6,7 +6,7 @@ import { handler as nodeinfoLinks } from '../../functions/wellknown/nodeinfo';
 import { handler as nodeinfoDocument } from '../../functions/wellknown/nodeinfo_document';
 import { handler as webfinger } from '../../functions/wellknown/webfinger';
 import { updateInstanceSettings } from '../../lib/db/instance';
-import { keys } from '../../lib/db/keys';
+import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
 import { buildEvent, call, lambdaContext } from '../support/http';
 import { aUser } from '../support/factories';

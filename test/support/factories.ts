@@ -151,7 +151,7 @@ export async function aStoredStatus(author: Account, overrides: Partial<import('
 /** A status with a poll ending at `expiresAt`, its sweeper bucket entry, and one vote (option 0) per voter. */
 export async function aStoredPoll(author: Account, opts: { expiresAt: Date; voters?: Account[]; visibility?: 'public' | 'private' }) {
   const { pollExpiryRecord, pollRecord, pollVoteItem } = await import('../../lib/db/polls');
-  const { keys } = await import('../../lib/db/keys');
+  const keys = await import('../../lib/db/keys');
   const { batchWrite } = await import('../../lib/db/table');
   const pollId = newId();
   const status = await aStoredStatus(author, { pollId, visibility: opts.visibility ?? 'public' });
@@ -218,7 +218,7 @@ export async function aFollow(follower: Account, followed: Account, opts: { show
 /** A media attachment of `owner` (ready and unattached unless told otherwise). */
 export async function aMediaAttachment(owner: Account, opts: Partial<{ state: 'processing' | 'ready' | 'failed'; statusId: string | null; description: string }> = {}) {
   const { mediaItem } = await import('../../lib/db/media');
-  const { keys } = await import('../../lib/db/keys');
+  const keys = await import('../../lib/db/keys');
   const { putItem } = await import('../../lib/db/table');
   const id = newId();
   const media = mediaItem.parse({
@@ -260,7 +260,7 @@ export async function aBareAccount(opts: Partial<{ username: string; displayName
   if (!created.ok) throw new Error(`fixture: ${created.taken} taken`);
   if (opts.domain === undefined) return created.account;
   const { accountItem } = await import('../../lib/db/accounts');
-  const { keys } = await import('../../lib/db/keys');
+  const keys = await import('../../lib/db/keys');
   const { updateItem } = await import('../../lib/db/table');
   const remote = await updateItem(
     { Key: keys.account(created.account.id), UpdateExpression: 'SET #d = :d', ExpressionAttributeNames: { '#d': 'domain' }, ExpressionAttributeValues: { ':d': opts.domain } },
