@@ -1,13 +1,16 @@
 // Worker: the `remoteMedia` queue — copies a remote status's attachment or a remote
 // account's avatar or header into our bucket, so it is served from our media URL
 // (lib/federation/remote_media.ts: fetching, limits, retries; lib/media/remote.ts:
-// processing as uploads are processed).
+// processing as uploads are processed), and reads a remote account's featured
+// collection, its pinned posts (lib/federation/featured.ts).
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import { readFeaturedOf } from '../../lib/federation/featured';
 import { copyRemoteMedia } from '../../lib/federation/remote_media';
 import { worker } from '../../lib/queue/worker';
 
 const processRecord = worker('remoteMedia', async (message) => {
-  await copyRemoteMedia(message);
+  if (message.kind === 'featured') await readFeaturedOf(message.accountId);
+  else await copyRemoteMedia(message);
 });
 
 // Each record waits on another server (up to 30 s): a batch's records run side by side,

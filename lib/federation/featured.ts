@@ -1,25 +1,27 @@
 // Pinned posts of remote accounts: an actor's `featured` collection
-// (https://docs.joinmastodon.org/spec/activitypub/#featured) is read whenever
-// its document is saved (fetched, refreshed, or sent in an Update), as
-// Mastodon's account processing fetches it, and what it lists becomes the
-// account's pinned set, so GET /api/v1/accounts/:id/statuses?pinned=true shows
-// it. Bounded, since every actor save may come here: the collection and at most
-// its first page, at most MAX_FEATURED items, each a Note of the account itself
-// on its own origin, stored through storeRemoteNote without fan-out (pinning
-// an old post is not news for anyone's home). A collection that cannot be read
-// keeps the previous set; one that can be read replaces it. Actors saved while
-// one account's collection is read (authors of the ancestors of its Notes) do
-// not have theirs read in turn: one account's pins never start a chain. Nor
-// do actors saved during a signature check (lookupKey, which saves through
-// ./actor_store.ts without this): a request waits on it.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Account } from '../db/accounts';
+// (https://docs.joinmastodon.org/spec/activitypub/#featured) is read after
+// its document is saved (fetched, refreshed, or sent in an Update), by the
+// remoteMedia queue's worker (./featured_requests.ts asks), as Mastodon's
+// account processing has it read, and what it lists becomes the account's
+// pinned set, so GET /api/v1/accounts/:id/statuses?pinned=true shows it.
+// Bounded, since every actor save asks: the collection and at most its first
+// page, at most MAX_FEATURED items, each a Note of the account itself on its
+// own origin, stored through storeRemoteNote without fan-out (pinning an old
+// post is not news for anyone's home), all within FEATURED_BUDGET_MS. A
+// collection that cannot be read, or not in time, keeps the previous set; one
+// that can be read replaces it. Actors saved while one account's collection is
+// read (authors of the ancestors of its Notes) do not ask for theirs in turn:
+// one account's pins never start a chain. Nor do actors saved during a
+// signature check (lookupKey, which saves through ./actor_store.ts without
+// asking): its account's next save asks.
+import { accountById, type Account } from '../db/accounts';
 import { pinnedIdsOf, replacePins } from '../db/account_pins';
 import { addPin, removePin } from '../db/interactions';
 import { statusById } from '../db/statuses';
 import { remoteStatusIdByUri } from '../db/remote';
 import { log } from '../log';
-import { FetchFailed, fetchObject } from './fetch';
+import { FetchFailed, fetchObject, REQUEST_TIMEOUT_MS } from './fetch';
+import { readingFeatured, readsFeatured } from './featured_requests';
 import { storeRemoteNote } from './notes';
 import { asArray, idOf, objectOf, typeOf, type ApDocument } from './vocab';
 
@@ -71,17 +73,26 @@ async function statusOfItem(item: unknown, account: Account): Promise<string | u
   return status && status.accountId === account.id ? status.id : undefined;
 }
 
-/** Set while a featured collection is being read. */
-const readingFeatured = new AsyncLocalStorage<true>();
+/**
+ * The most one read of a collection takes: each request has its own limit (./fetch.ts), and no request starts
+ * that could end past this, so the read ends well inside the worker's 60 s however slow the server.
+ */
+export const FEATURED_BUDGET_MS = 40_000;
 
-/** Reads the account's featured collection and makes it its pinned set; a failure leaves the set as it was. */
-export async function syncFeatured(account: Account): Promise<void> {
-  if (!account.domain || !account.uri || !account.featuredUrl || readingFeatured.getStore()) return;
-  const featuredUrl = account.featuredUrl;
-  await readingFeatured.run(true, () => readFeatured(account, featuredUrl));
+/** The remoteMedia worker's `featured` message: the account's collection read, if it is still a remote account with one. */
+export async function readFeaturedOf(accountId: string): Promise<void> {
+  const account = await accountById(accountId);
+  if (account) await syncFeatured(account);
 }
 
-async function readFeatured(account: Account, featuredUrl: string): Promise<void> {
+/** Reads the account's featured collection and makes it its pinned set; a failure leaves the set as it was. */
+export async function syncFeatured(account: Account, budgetMs = FEATURED_BUDGET_MS): Promise<void> {
+  if (!readsFeatured(account)) return;
+  const featuredUrl = account.featuredUrl!;
+  await readingFeatured.run(true, () => readFeatured(account, featuredUrl, Date.now() + budgetMs));
+}
+
+async function readFeatured(account: Account, featuredUrl: string, deadline: number): Promise<void> {
   try {
     const collection = await collectionAt(featuredUrl, account);
     const items = collection && (await firstItems(collection, account));
@@ -91,6 +102,10 @@ async function readFeatured(account: Account, featuredUrl: string): Promise<void
     }
     const ids: string[] = [];
     for (const item of items.slice(0, MAX_FEATURED)) {
+      if (Date.now() + REQUEST_TIMEOUT_MS > deadline) {
+        log.info('featured collection: out of time; pins kept', { accountId: account.id, url: featuredUrl });
+        return;
+      }
       const id = await statusOfItem(item, account).catch((err: unknown) => {
         if (err instanceof FetchFailed) return undefined;
         throw err;

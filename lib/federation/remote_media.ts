@@ -17,7 +17,7 @@ import { log } from '../log';
 import { remoteAttachmentMaxBytes, REMOTE_PROFILE_IMAGE_MAX_BYTES, storeRemoteAttachment, storeRemoteProfileImage } from '../media/remote';
 import { deleteMediaQuietly } from '../media/storage';
 import { enqueue } from '../queue';
-import type { RemoteMediaMessage } from '../queue/messages';
+import type { RemoteFileMessage } from '../queue/messages';
 import { FetchFailed, FetchRefused, FetchTooLarge, fetchMedia } from './fetch';
 
 /** Delay before attempt n+1 after attempt n failed (n from 1): 1 min, 5 min, 15 min (SQS delays at most 15 min). */
@@ -33,7 +33,7 @@ function isPassing(err: FetchFailed): boolean {
 }
 
 /** The next attempt of a message; it carries no stale object, which the first attempt removed. */
-function retryOf(message: RemoteMediaMessage): RemoteMediaMessage {
+function retryOf(message: RemoteFileMessage): RemoteFileMessage {
   if (message.kind === 'attachment') return { ...message, attempt: message.attempt + 1 };
   const { staleKey: _removed, ...rest } = message;
   return { ...rest, attempt: message.attempt + 1 };
@@ -43,7 +43,7 @@ function retryOf(message: RemoteMediaMessage): RemoteMediaMessage {
  * The file's bytes, or undefined when there are none to process now: refused (given up), or failed and sent
  * back for a later attempt (given up after the last).
  */
-async function fetchFor(message: RemoteMediaMessage, url: string, maxBytes: number): Promise<Buffer | undefined> {
+async function fetchFor(message: RemoteFileMessage, url: string, maxBytes: number): Promise<Buffer | undefined> {
   try {
     return await fetchMedia(url, { maxBytes });
   } catch (err) {
@@ -61,7 +61,7 @@ async function fetchFor(message: RemoteMediaMessage, url: string, maxBytes: numb
   }
 }
 
-async function copyAttachment(message: Extract<RemoteMediaMessage, { kind: 'attachment' }>): Promise<void> {
+async function copyAttachment(message: Extract<RemoteFileMessage, { kind: 'attachment' }>): Promise<void> {
   const media = await mediaById(message.mediaId);
   // Gone with its status, not remote, or copied by an earlier delivery of this message.
   if (!media?.remoteUrl || media.fileKey) return;
@@ -75,7 +75,7 @@ async function copyAttachment(message: Extract<RemoteMediaMessage, { kind: 'atta
   if (!(await setRemoteMediaFiles(media.id, media.remoteUrl, result.stored))) await deleteMediaQuietly(result.keys);
 }
 
-async function copyProfileImage(message: Extract<RemoteMediaMessage, { kind: 'profile' }>): Promise<void> {
+async function copyProfileImage(message: Extract<RemoteFileMessage, { kind: 'profile' }>): Promise<void> {
   const account = await accountById(message.accountId);
   const keyNow = account ? (message.image === 'avatar' ? account.avatarKey : account.headerKey) : null;
   // The copy the actor's new image replaced: nothing shows it any more (only copies of profile images are ours to remove here).
@@ -94,8 +94,8 @@ async function copyProfileImage(message: Extract<RemoteMediaMessage, { kind: 'pr
   if (!(await setRemoteProfileImage(account.id, message.image, message.url, result.stored))) await deleteMediaQuietly(result.keys);
 }
 
-/** One message of the remoteMedia queue. Throws only on our own trouble (storage, the table), for SQS to retry. */
-export async function copyRemoteMedia(message: RemoteMediaMessage): Promise<void> {
+/** One file of the remoteMedia queue. Throws only on our own trouble (storage, the table), for SQS to retry. */
+export async function copyRemoteMedia(message: RemoteFileMessage): Promise<void> {
   if (message.kind === 'attachment') await copyAttachment(message);
   else await copyProfileImage(message);
 }

@@ -99,9 +99,12 @@ export type DeliverMessage = z.infer<typeof deliverMessage>;
 const mediaAttempt = z.number().int().min(1).default(1);
 
 /**
- * A remote file to copy into our bucket (lib/federation/remote_media.ts): a remote status's attachment, or a
- * remote account's avatar or header. `url` is the image the actor named when this was asked for (null: it has
- * none any more); `staleKey` is the object of the image it replaced, no longer referenced, to remove.
+ * Another server's content to bring in for a stored remote account or status, off the path that stored it:
+ * - a file to copy into our bucket (lib/federation/remote_media.ts): a remote status's attachment, or a remote
+ *   account's avatar or header. `url` is the image the actor named when this was asked for (null: it has none any
+ *   more); `staleKey` is the object of the image it replaced, no longer referenced, to remove;
+ * - an account's featured collection to read, its pinned posts (lib/federation/featured.ts), asked for by every
+ *   save of its actor. Read once: a collection that cannot be read keeps the pins, and the next save asks again.
  */
 export const remoteMediaMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('attachment'), mediaId: id, attempt: mediaAttempt }),
@@ -113,8 +116,11 @@ export const remoteMediaMessage = z.discriminatedUnion('kind', [
     staleKey: z.string().min(1).max(1024).optional(),
     attempt: mediaAttempt,
   }),
+  z.object({ kind: z.literal('featured'), accountId: id }),
 ]);
 export type RemoteMediaMessage = z.infer<typeof remoteMediaMessage>;
+/** The messages that copy a file. */
+export type RemoteFileMessage = Exclude<RemoteMediaMessage, { kind: 'featured' }>;
 
 /**
  * A status whose preview card is to be found (lib/cards/): posted or edited with a link, or edited with its card's

@@ -22,16 +22,18 @@ import { handler as homeTimeline } from '../../functions/timelines/home';
 import { handler as publicTimeline } from '../../functions/timelines/public';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
+import { handler as remoteMediaWorker } from '../../functions/workers/remote_media';
 import type { Account } from '../../lib/db/accounts';
 import { createFollow } from '../../lib/db/follows';
 import { remoteAccountByUri, remoteStatusIdByUri } from '../../lib/db/remote';
 import { lookupKey, saveActorDocument } from '../../lib/federation/actors';
-import { MAX_FEATURED } from '../../lib/federation/featured';
+import { MAX_FEATURED, syncFeatured } from '../../lib/federation/featured';
+import { readingFeatured } from '../../lib/federation/featured_requests';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { processActivity } from '../../lib/inbox';
-import { registerInlineWorker } from '../../lib/queue';
-import type { DeliverMessage } from '../../lib/queue/messages';
+import { registerInlineWorker, sqsEvent } from '../../lib/queue';
+import type { DeliverMessage, RemoteMediaMessage } from '../../lib/queue/messages';
 import { aFollow, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { aRemoteActor as aServedActor, remoteServer, type RemoteServer } from '../support/remote-server';
@@ -43,8 +45,19 @@ registerInlineWorker('deliver', async (event) => {
   for (const r of event.Records) delivered.push(JSON.parse(r.body) as DeliverMessage);
   return { batchItemFailures: [] };
 });
+// An actor's save asks the remoteMedia worker to read its featured collection: run here at once (the
+// worker itself), or only recorded (`readFeaturedAtOnce` false). This file's other requests, copies of
+// remote files, are dropped.
+const featuredAsked: RemoteMediaMessage[] = [];
+let readFeaturedAtOnce = true;
+registerInlineWorker('remoteMedia', async (event) => {
+  const records = event.Records.filter((r) => (JSON.parse(r.body) as RemoteMediaMessage).kind === 'featured');
+  featuredAsked.push(...records.map((r) => JSON.parse(r.body) as RemoteMediaMessage));
+  return readFeaturedAtOnce ? remoteMediaWorker({ Records: records }) : { batchItemFailures: [] };
+});
 beforeEach(() => {
   delivered.length = 0;
+  featuredAsked.length = 0;
 });
 
 type Doc = Record<string, unknown>;
@@ -419,5 +432,40 @@ describe('pinned posts of remote accounts (the featured collection)', () => {
     const saved = (await saveActorDocument(other.doc))!;
     expect(await pinnedUris(saved)).toEqual([]);
     expect(peer.received.length).toBe(before);
+  });
+
+  it('a save asks for the collection and does not wait on it: the worker reads it after', async () => {
+    readFeaturedAtOnce = false;
+    try {
+      const later = aServedActor(peer.origin, `${name}l`, { featured: `${peer.origin}/users/${name}l/collections/featured` });
+      peer.serve({ '@context': 'https://www.w3.org/ns/activitystreams', id: `${peer.origin}/users/${name}l/collections/featured`, type: 'OrderedCollection', orderedItems: [] });
+      const saved = (await saveActorDocument(later.doc))!;
+      expect(featuredAsked).toEqual([{ kind: 'featured', accountId: saved.id }]);
+      expect(fetched(`/users/${name}l/collections/featured`)).toBe(false);
+      // The worker, given the message: the collection read then.
+      expect(await remoteMediaWorker(sqsEvent('remoteMedia', featuredAsked))).toEqual({ batchItemFailures: [] });
+      expect(fetched(`/users/${name}l/collections/featured`)).toBe(true);
+    } finally {
+      readFeaturedAtOnce = true;
+    }
+  });
+
+  it('an actor saved while a collection is read asks for nothing (pins never start a chain)', async () => {
+    const inner = aServedActor(peer.origin, `${name}i`, { featured: `${peer.origin}/users/${name}i/collections/featured` });
+    await readingFeatured.run(true, () => saveActorDocument(inner.doc));
+    expect(featuredAsked).toEqual([]);
+    await saveActorDocument(inner.doc);
+    expect(featuredAsked).toHaveLength(1);
+  });
+
+  it('a read out of time reads no item and keeps the pins', async () => {
+    serveCollection([noteAt(2).id, noteAt(7).id]);
+    await saveActorDocument(served().doc);
+    expect(await pinnedUris(account)).toEqual([noteAt(2).id, noteAt(7).id].sort());
+    peer.serve(noteAt(10));
+    serveCollection([noteAt(10).id]);
+    await syncFeatured((await remoteAccountByUri(actorId()))!, 5_000);
+    expect(fetched(new URL(noteAt(10).id).pathname)).toBe(false);
+    expect(await pinnedUris(account)).toEqual([noteAt(2).id, noteAt(7).id].sort());
   });
 });
