@@ -2,8 +2,6 @@
 // namespace (`import * as gsi1`), as ./keys.ts is, so a bundle keeps only the builders it calls.
 import { padId } from '../ids';
 
-const lower = (s: string) => s.toLowerCase();
-
 /** The index's name, for a Query's IndexName. */
 export const INDEX = 'GSI1';
 
@@ -29,7 +27,7 @@ export const blockedByPartition = (targetId: string) => `BLOCKED_BY#${padId(targ
 export const domainBlockById = (accountId: string, blockId: string) => ({ GSI1PK: `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`, GSI1SK: padId(blockId) });
 export const domainBlocksByIdPartition = (accountId: string) => `DOMAIN_BLOCKS_BY_ID#${padId(accountId)}`;
 /** Local usernames, lower-cased, for prefix search (GSI1 on the username claim item). */
-export const usernameIndex = (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: lower(username) });
+export const usernameIndex = (username: string) => ({ GSI1PK: 'USERNAMES', GSI1SK: username.toLowerCase() });
 export const usernamesPartition = 'USERNAMES';
 /** Lists: the lists containing an account (GSI1 on the list membership), grouped by list owner. */
 export const listMembership = (accountId: string, ownerId: string, listId: string) => ({ GSI1PK: `LISTED#${padId(accountId)}`, GSI1SK: `${padId(ownerId)}#${padId(listId)}` });
