@@ -32,8 +32,8 @@ import { readingFeatured } from '../../lib/federation/featured_requests';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { processActivity } from '../../lib/inbox';
-import { registerInlineWorker, sqsEvent } from '../../lib/queue';
-import type { DeliverMessage, RemoteMediaMessage } from '../../lib/queue/messages';
+import { enqueue, registerInlineWorker, sqsEvent } from '../../lib/queue';
+import { MalformedMessage, type DeliverMessage, type RemoteMediaMessage } from '../../lib/queue/messages';
 import { aFollow, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { aRemoteActor as aServedActor, remoteServer, type RemoteServer } from '../support/remote-server';
@@ -448,6 +448,22 @@ describe('pinned posts of remote accounts (the featured collection)', () => {
     } finally {
       readFeaturedAtOnce = true;
     }
+  });
+
+  it('a featured message for an account that is gone, local, or without a collection reads nothing and fails nothing', async () => {
+    const before = peer.received.length;
+    const local = await aUser();
+    const bare = (await aRemoteAccount({ domain: 'vis-bare.example', keyless: true })).account;
+    const messages: RemoteMediaMessage[] = [
+      { kind: 'featured', accountId: newId() },
+      { kind: 'featured', accountId: local.account.id },
+      { kind: 'featured', accountId: bare.id },
+    ];
+    expect(await remoteMediaWorker(sqsEvent('remoteMedia', messages))).toEqual({ batchItemFailures: [] });
+    expect(peer.received.length).toBe(before);
+    // One that breaks the queue's contract is refused where it is sent, and reaches no worker.
+    await expect(enqueue('remoteMedia', { kind: 'featured', accountId: 'not an id' } as never)).rejects.toThrow(MalformedMessage);
+    expect(featuredAsked).toEqual([]);
   });
 
   it('an actor saved while a collection is read asks for nothing (pins never start a chain)', async () => {
