@@ -121,8 +121,9 @@ export const tagsOf = (parsed: ParsedText) => [...new Set(parsed.entities.flatMa
 
 /**
  * The spelling of each tag as first written in the text, by stored (normalized)
- * tag. It takes the stored text: the fan-out worker, which counts tag uses off
- * the posting path, is its one caller and tokenises the text once there.
+ * tag. It takes the stored text of a local status, at most 2,500 characters (this
+ * parse is not linear): the fan-out worker, which counts tag uses off the posting
+ * path, tokenises the text once there.
  */
 export function tagDisplayNames(text: string): Map<string, string> {
   const names = new Map<string, string>();

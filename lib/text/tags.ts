@@ -15,24 +15,25 @@ const TAG_CHAR = '[\\p{L}\\p{M}\\p{N}_\\u200c\\u200d\\ua67e\\u05be\\u05f3\\u05f4
  */
 const TAG_RUN = new RegExp(`(?<=^|[^\\p{L}\\p{M}\\p{N}_&]|[\\ufe0e\\ufe0f])[#＃](${TAG_CHAR}+)(?!${TAG_CHAR}|[#＃]|://)`, 'gu');
 
-/** Something a link (lib/text/status.ts) starts with or has: a scheme, or a domain followed by a path. */
-const LINK = /(?:[\p{L}\p{N}+.-]+:\/\/|[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\/)\S*/gu;
+/** Whether a word of a text (no whitespace) is or holds a link: a scheme, or a domain followed by a path. */
+const LINKISH = /:\/\/|\.\p{L}{2,}\//u;
 
 /**
- * Each of a status's tags (as stored: normalizeTag) as first written in its text, for the tags' display
- * names, without parsing the text again with twitter-text (the fan-out worker, which has the stored tags,
- * carries no twitter-text for this). A tag not found as written keeps its stored name; where a link runs
- * into a hashtag with no space between, a tag may keep another of its spellings in the text. A run of tag
- * characters that normalises to a stored tag is that tag as written: the stored tags came from
- * twitter-text's parse of this same text (lib/text/status.ts tagDisplayNames, which this agrees with:
- * test/integration/tag-display-names.test.ts).
+ * Each of a remote status's tags (as stored: normalizeTag) as its text first spells it, for the tags' display
+ * names: the first hashtag outside a link whose name normalises to the tag; a tag not found keeps its stored
+ * name. A remote status's tags come from its ActivityPub `tag` list, not from a parse of its text (Mastodon
+ * names them from that list), and its server writes each as a hashtag link, `#Tag`, in the content, so this
+ * reads the text as the hashtags' links leave it. It is linear in the text, which may be 100,000 characters
+ * written to be costly: words are tested one at a time (a regular expression over the whole text that found
+ * links spanning words backtracked quadratically, 9 s on `a.a.a…`), and twitter-text, which a local status's
+ * names come from (lib/text/status.ts tagDisplayNames, on at most 2,500 characters), is no faster on such text.
  */
-export function tagDisplayNamesIn(text: string, tags: readonly string[]): Map<string, string> {
+export function tagNamesWritten(text: string, tags: readonly string[]): Map<string, string> {
   const wanted = new Set(tags);
   const names = new Map<string, string>();
   if (wanted.size === 0) return names;
-  // A "#" inside a link (https://example.com/#Tag, example.com/#Tag) is no hashtag: links go first.
-  for (const [, run] of text.replace(LINK, ' ').matchAll(TAG_RUN)) {
+  const words = text.split(/(\s+)/).map((word) => (LINKISH.test(word) ? ' ' : word));
+  for (const [, run] of words.join('').matchAll(TAG_RUN)) {
     const tag = normalizeTag(run!);
     if (wanted.has(tag) && !names.has(tag)) names.set(tag, run!);
   }

@@ -22,9 +22,10 @@
 import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
 import { recordTagUses } from '../db/tags';
 import { requestCard } from '../cards/request';
-import { tagDisplayNamesIn } from '../text/tags';
+import { tagNamesWritten } from '../text/tags';
+import { tagDisplayNames } from '../text/status';
 import { tagUseReach } from '../policy';
-import { statusById } from '../db/statuses';
+import { isRemoteStatus, statusById, type Status } from '../db/statuses';
 import { enqueue } from '../queue';
 import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
@@ -53,6 +54,13 @@ async function enqueueNextPage(message: PagedMessage, next: string): Promise<voi
   await markFanoutPageSent(message.statusId, message.type, next);
 }
 
+/**
+ * The display name of each of a status's tags: as a local status's text was parsed at posting (its text is
+ * at most 2,500 characters), and as a remote status's text spells its hashtags (lib/text/tags.ts).
+ */
+export const tagNamesOf = (status: Pick<Status, 'uri' | 'text' | 'tags'>): Map<string, string> =>
+  isRemoteStatus(status) ? tagNamesWritten(status.text, status.tags) : tagDisplayNames(status.text);
+
 /** One delivery of one page. Throws (and the message is retried) when a write fails. */
 export async function processFanout(message: FanoutMessage): Promise<void> {
   // An edit has no pages and no markers: run again, it publishes the same version again (clients key statuses by id).
@@ -69,7 +77,7 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
       // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
       // The preview card of its link is asked for here too (a reblog has none of its own).
       const status = await statusById(message.statusId);
-      if (status) await recordTagUses(status, tagUseReach(status), tagDisplayNamesIn(status.text, status.tags));
+      if (status) await recordTagUses(status, tagUseReach(status), tagNamesOf(status));
       if (status) await requestCard(status);
       // A public reply counts toward its parent's trend (once per account, so a page run again adds nothing).
       if (status) await countReply(status);

@@ -8,14 +8,14 @@ import { featuredTagsOf } from '../../lib/db/featured_tags';
 import { dayOf, recordTagUses } from '../../lib/db/tags';
 import type { Status } from '../../lib/db/statuses';
 import { tagUseReach } from '../../lib/policy';
-import { tagDisplayNamesIn } from '../../lib/text/tags';
+import { tagNamesOf } from '../../lib/timelines/fanout_queue';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
 import { call, type Call } from '../support/http';
 import { anAppToken, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 
 /** Counts a status's tags as the fan-out does: as far as its visibility reaches. */
-const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagDisplayNamesIn(status.text, status.tags));
+const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagNamesOf(status));
 
 registerInlineWorker('fanout', fanoutWorker);
 

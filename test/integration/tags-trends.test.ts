@@ -5,14 +5,14 @@ import { processFanout } from '../../functions/workers/fanout';
 import { dayOf, recordTagUses, tagCounted, tagsUsedOn } from '../../lib/db/tags';
 import type { Status } from '../../lib/db/statuses';
 import { tagUseReach } from '../../lib/policy';
-import { tagDisplayNames } from '../../lib/text/status';
+import { tagNamesOf } from '../../lib/timelines/fanout_queue';
 import { registerInlineWorker } from '../../lib/queue';
 import { newId } from '../../lib/ids';
 import { call } from '../support/http';
 import { aStoredStatus, aUser, type UserFixture } from '../support/factories';
 
 /** Counts a status's tags as the fan-out does: as far as its visibility reaches. */
-const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagDisplayNames(status.text));
+const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagNamesOf(status));
 
 registerInlineWorker('fanout', fanoutWorker);
 
