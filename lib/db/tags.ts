@@ -53,7 +53,7 @@ export type TagUseReach = 'none' | 'author' | 'featured' | 'trending';
  * per status decides, so a crash after it under-counts rather than doubles).
  * Reblogs count nothing; how far the others count is `reach`, which lib/policy
  * decides from the status's visibility (tagUseReach). `names`: the spelling of
- * each tag as first written in the status (lib/text's tagDisplayNames; the
+ * each tag as first written in the status (lib/timelines/fanout_queue.ts tagNamesOf; the
  * stored tags are normalized), kept as the tag's name when it is first used.
  */
 export async function recordTagUses(status: Status, reach: TagUseReach, names: Map<string, string>): Promise<boolean> {

@@ -35,7 +35,7 @@ import { actorDeleteLimits } from '../../lib/inbox/delete';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import type { DeliverMessage, InboxMessage } from '../../lib/queue/messages';
 import { z } from 'zod';
-import { activity, activityIdOf, collectDeliveries, type Doc } from '../support/activities';
+import { activity, activityIdOf, aNote, collectDeliveries, type Doc } from '../support/activities';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
 import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
@@ -74,16 +74,6 @@ async function aRemoteActor(opts: { host?: string; username?: string; uri?: stri
 }
 
 
-const aNote = (actor: Remote, overrides: Doc = {}): Doc & { id: string } => ({
-  id: `${actor.uri}/statuses/${randomUUID()}`,
-  type: 'Note',
-  attributedTo: actor.uri,
-  to: [AS_PUBLIC],
-  cc: [actor.followersUrl],
-  content: '<p>hello from afar</p>',
-  published: new Date(Date.now() - 1000).toISOString(),
-  ...overrides,
-});
 
 const createOf = (actor: Remote, object: unknown, overrides: Doc = {}): Doc => ({
   '@context': 'https://www.w3.org/ns/activitystreams',

@@ -37,6 +37,7 @@ import { MalformedMessage, type DeliverMessage, type RemoteMediaMessage } from '
 import { aFollow, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { aRemoteActor as aServedActor, remoteServer, type RemoteServer } from '../support/remote-server';
+import { aNote, type Doc } from '../support/activities';
 
 const delivered: DeliverMessage[] = [];
 registerInlineWorker('fanout', fanoutWorker);
@@ -60,7 +61,6 @@ beforeEach(() => {
   featuredAsked.length = 0;
 });
 
-type Doc = Record<string, unknown>;
 type Remote = Account & { uri: string; followersUrl: string };
 
 const aRemote = async (domain: string): Promise<Remote> => (await aRemoteAccount({ domain, keyless: true })).account as Remote;
@@ -93,16 +93,6 @@ const createOf = (actor: Remote, note: Doc): Doc => ({
   to: note.to,
   cc: note.cc,
   object: note,
-});
-const aNote = (actor: Remote, overrides: Doc = {}): Doc & { id: string } => ({
-  id: `${actor.uri}/statuses/${randomUUID()}`,
-  type: 'Note',
-  attributedTo: actor.uri,
-  content: '<p>hello</p>',
-  published: new Date(Date.now() - 1000).toISOString(),
-  to: [AS_PUBLIC],
-  cc: [actor.followersUrl],
-  ...overrides,
 });
 const storedIdOf = async (noteId: string) => (await remoteStatusIdByUri(noteId))!;
 

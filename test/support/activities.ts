@@ -4,6 +4,7 @@
 // our side queues in answer, collected instead of sent.
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
+import { AS_PUBLIC } from '../../lib/federation/urls';
 import { processActivity, type Processed } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
 import type { DeliverMessage } from '../../lib/queue/messages';
@@ -20,6 +21,18 @@ export const activity = (actor: { uri: string }, type: string, object: unknown, 
   type,
   actor: actor.uri,
   object,
+  ...overrides,
+});
+
+/** A public Note of `actor` (its id on the actor's server, published a second ago), with `overrides` on top. */
+export const aNote = (actor: { uri: string; followersUrl: string }, overrides: Doc = {}): Doc & { id: string } => ({
+  id: `${actor.uri}/statuses/${randomUUID()}`,
+  type: 'Note',
+  attributedTo: actor.uri,
+  to: [AS_PUBLIC],
+  cc: [actor.followersUrl],
+  content: '<p>hello from afar</p>',
+  published: new Date(Date.now() - 1000).toISOString(),
   ...overrides,
 });
 
