@@ -13,7 +13,7 @@ import type { Status } from '../../lib/db/statuses';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { processActivity, type Processed } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
-import { activity, activityIdOf, receive, type Doc } from '../support/activities';
+import { activity, activityIdOf, aNote, type Doc, receive } from '../support/activities';
 import { aRemoteAccount, aStoredPoll, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { scanTable } from '../support/items';
 
@@ -39,16 +39,8 @@ async function tableDump(): Promise<string[]> {
   return items.sort();
 }
 
-const noteOf = (author: Remote, extra: Doc = {}): Doc & { id: string } => ({
-  id: `${author.uri}/statuses/${randomUUID()}`,
-  type: 'Note',
-  attributedTo: author.uri,
-  content: '<p>a note</p>',
-  published: new Date(Date.now() - 60_000).toISOString(),
-  to: [AS_PUBLIC],
-  cc: [author.followersUrl],
-  ...extra,
-});
+const noteOf = (author: Remote, extra: Doc = {}): Doc & { id: string } =>
+  aNote(author, { content: '<p>a note</p>', published: new Date(Date.now() - 60_000).toISOString(), ...extra });
 const createOf = (actor: Remote, note: Doc) => activity(actor, 'Create', note, { to: note.to, cc: note.cc });
 
 /** What every row works on: our account and its statuses, two remote actors on their own servers, a third server's account. */

@@ -3,7 +3,6 @@
 // statuses sends (lib/federation/send_edits.ts, through the real PUT endpoint and
 // the fan-out worker, the deliver queue's messages recorded). Every bad Update is
 // paired with its good twin, and must write nothing.
-import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as history } from '../../functions/statuses/history';
@@ -24,7 +23,7 @@ import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { processActivity } from '../../lib/inbox';
 import { registerInlineWorker } from '../../lib/queue';
-import { activity, collectDeliveries, receive, type Doc } from '../support/activities';
+import { activity, aNote, collectDeliveries, type Doc, receive } from '../support/activities';
 import { aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
@@ -43,18 +42,14 @@ async function aRemote(host: string): Promise<Remote> {
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 /** A public Note of `author`, as its server renders it. */
-const noteOf = (author: Remote, overrides: Doc = {}): Doc & { id: string } => ({
-  id: `${author.uri}/statuses/${randomUUID()}`,
-  type: 'Note',
-  attributedTo: author.uri,
-  to: [AS_PUBLIC],
-  cc: [author.followersUrl],
-  published: minutesAgo(10),
-  content: '<p>first words #old</p>',
-  tag: [{ type: 'Hashtag', name: '#old', href: 'https://far.example/tags/old' }],
-  attachment: [{ type: 'Document', mediaType: 'image/png', url: 'https://far.example/files/1.png', name: 'a cat' }],
-  ...overrides,
-});
+const noteOf = (author: Remote, overrides: Doc = {}): Doc & { id: string } =>
+  aNote(author, {
+    published: minutesAgo(10),
+    content: '<p>first words #old</p>',
+    tag: [{ type: 'Hashtag', name: '#old', href: 'https://far.example/tags/old' }],
+    attachment: [{ type: 'Document', mediaType: 'image/png', url: 'https://far.example/files/1.png', name: 'a cat' }],
+    ...overrides,
+  });
 /** Stores `note` as its Create would. */
 async function stored(author: Remote, note: Doc & { id: string }): Promise<Status> {
   expect(await receive(activity(author, 'Create', note))).toBe('applied');

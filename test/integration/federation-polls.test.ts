@@ -24,7 +24,7 @@ import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
-import { activity, collectDeliveries, receive, type Doc } from '../support/activities';
+import { activity, aNote, collectDeliveries, type Doc, receive } from '../support/activities';
 import { aFollow, aRemoteAccount, aStoredPoll, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 import { storedItemCount } from '../support/items';
@@ -57,19 +57,15 @@ const option = (name: string, votes: number) => ({ type: 'Note', name, replies: 
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 /** A Question as Mastodon sends one: single choice unless `anyOf` is given. */
-const aQuestion = (actor: Remote, overrides: Doc = {}): Doc & { id: string } => ({
-  id: `${actor.uri}/statuses/${randomUUID()}`,
-  type: 'Question',
-  attributedTo: actor.uri,
-  to: [AS_PUBLIC],
-  cc: [actor.followersUrl],
-  content: '<p>tea or coffee?</p>',
-  published: new Date(Date.now() - 1000).toISOString(),
-  endTime: inAnHour(),
-  oneOf: [option('tea', 3), option('coffee', 5)],
-  votersCount: 8,
-  ...overrides,
-});
+const aQuestion = (actor: Remote, overrides: Doc = {}): Doc & { id: string } =>
+  aNote(actor, {
+    type: 'Question',
+    content: '<p>tea or coffee?</p>',
+    endTime: inAnHour(),
+    oneOf: [option('tea', 3), option('coffee', 5)],
+    votersCount: 8,
+    ...overrides,
+  });
 
 const statusOfUri = async (uri: string): Promise<Status | undefined> => {
   const id = await remoteStatusIdByUri(uri);
