@@ -27,6 +27,11 @@ export const mediaItem = z.object({
   state: z.enum(['processing', 'ready', 'failed']).default('ready'),
   /** A remote attachment: where it lives on its server (rendered as `remote_url`, and as `url` until fetched). */
   remoteUrl: z.string().nullable().default(null),
+  /**
+   * The address guard refused `remoteUrl` (at receipt by its form, or when the copy was fetched: a name that
+   * resolves inside, a redirect there): it is never rendered, and the attachment shows as missing.
+   */
+  remoteUrlRefused: z.boolean().default(false),
   createdAt: z.string(),
 });
 export type Media = z.infer<typeof mediaItem>;
@@ -77,7 +82,7 @@ export const deleteRemoteMediaItems = (statusId: string, mediaIds: string[]): Tr
   mediaIds.map((id) => ({ Delete: { Key: keys.media(id), ConditionExpression: 'statusId = :s', ExpressionAttributeValues: { ':s': statusId } } }));
 
 /** A new attachment; its files are already stored, so the item is only written once complete. */
-export async function createMedia(media: Media): Promise<boolean> {
+export async function createMedia(media: z.input<typeof mediaItem>): Promise<boolean> {
   return putItem({ ...keys.media(media.id), ...mediaItem.parse(media) }, { ifAbsent: true });
 }
 
@@ -106,6 +111,22 @@ export async function updateMediaDetails(id: string, accountId: string, details:
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: 'attribute_exists(PK) AND accountId = :a AND (attribute_not_exists(statusId) OR statusId = :none)',
       ExpressionAttributeValues: values,
+    },
+    mediaItem,
+  );
+}
+
+/**
+ * Records that the guard refused to fetch a remote attachment's file, once: only while the attachment still
+ * exists, still points at `remoteUrl` and has no copy. From then on its URL is not shown (lib/render/attachment.ts).
+ */
+export async function markRemoteUrlRefused(id: string, remoteUrl: string): Promise<void> {
+  await updateItem(
+    {
+      Key: keys.media(id),
+      UpdateExpression: 'SET remoteUrlRefused = :yes',
+      ConditionExpression: 'attribute_exists(PK) AND remoteUrl = :remoteUrl AND (attribute_not_exists(fileKey) OR fileKey = :none)',
+      ExpressionAttributeValues: { ':yes': true, ':remoteUrl': remoteUrl, ':none': null },
     },
     mediaItem,
   );

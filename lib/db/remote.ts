@@ -94,6 +94,24 @@ export async function remoteAccountsByAccts(handles: { username: string; domain:
 }
 
 /**
+ * Forgets a remote account's avatar or header whose URL the address guard refused when it was fetched (a name
+ * that resolves inside, a redirect there): the default image is shown instead, never that URL. Only while the
+ * account still names `remoteUrl` for it and has no copy; the next actor document that names it asks again.
+ */
+export async function forgetRefusedProfileImage(id: string, image: 'avatar' | 'header', remoteUrl: string): Promise<void> {
+  await updateItem(
+    {
+      Key: keys.account(id),
+      UpdateExpression: 'SET #url = :none',
+      ConditionExpression: 'attribute_type(#domain, :string) AND #url = :url AND (attribute_not_exists(#key) OR #key = :none)',
+      ExpressionAttributeNames: { '#key': `${image}Key`, '#url': `${image}RemoteUrl`, '#domain': 'domain' },
+      ExpressionAttributeValues: { ':url': remoteUrl, ':string': 'S', ':none': null },
+    },
+    accountItem,
+  );
+}
+
+/**
  * Records the copy of a remote account's avatar or header (lib/federation/remote_media.ts), once: only while the
  * account is still a remote one, still names `remoteUrl` for that image (a newer actor document may have changed
  * it), and has no copy of it yet. False when it did not apply: the caller removes the object it stored.

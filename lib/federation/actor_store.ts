@@ -19,6 +19,7 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { readActorEmojiTags } from './emoji_tags';
 import { FetchFailed, fetchObject } from './fetch';
+import { passesUrlRules } from './guard';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import type { KeyLookup } from './signatures';
@@ -57,11 +58,14 @@ export type ParsedActor = Pick<
 /** A link-valued property (a URL string or an object with an id), as an http(s) URL or null. */
 const linkOf = (value: unknown): string | null => httpUrl(idOf(value)) ?? null;
 
-/** An image property (`icon`, `image`): an Image object or an array of them, or a bare URL. */
+/**
+ * An image property (`icon`, `image`): an Image object or an array of them, or a bare URL. One the address guard
+ * would refuse is no image: the default is shown rather than a URL pointing into the viewer's network.
+ */
 const imageOf = (value: unknown): string | null => {
   for (const v of asArray(value)) {
     const found = typeof v === 'string' ? httpUrl(v) : urlOf(objectOf(v)?.url);
-    if (found) return found;
+    if (found && passesUrlRules(found)) return found;
   }
   return null;
 };

@@ -6,6 +6,7 @@
 // shortcodes its own text uses are kept: a tag nothing shows is not stored.
 import type { RemoteEmoji } from '../db/emojis';
 import { MAX_EMOJIS_PER_ENTITY, shortcodesIn } from '../render/emoji';
+import { passesUrlRules } from './guard';
 import { asArray, httpUrl, objectOf, typeOf, urlOf, type ApDocument } from './vocab';
 
 /** Mastodon's shortcode: letters, digits and `_`, two or more (at most 100 here, as our own). */
@@ -18,7 +19,8 @@ function emojiOf(value: unknown): RemoteEmoji | undefined {
   if (!tag || typeOf(tag) !== 'Emoji' || typeof tag.name !== 'string') return undefined;
   const shortcode = SHORTCODE.exec(tag.name.trim())?.[1];
   const icon = typeof tag.icon === 'string' ? httpUrl(tag.icon) : urlOf(objectOf(asArray(tag.icon)[0])?.url);
-  if (!shortcode || !icon || icon.length > MAX_ICON_URL_LENGTH) return undefined;
+  // Shown from its server as it is: an icon the address guard would refuse is not shown at all.
+  if (!shortcode || !icon || icon.length > MAX_ICON_URL_LENGTH || !passesUrlRules(icon)) return undefined;
   return { shortcode, url: icon };
 }
 

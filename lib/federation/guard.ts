@@ -60,6 +60,21 @@ export function checkOutboundUrl(raw: string | URL): URL {
   return url;
 }
 
+/**
+ * Would the guard let a request go to this URL, as far as its form tells (scheme, credentials, length, a literal
+ * address or `localhost`)? A URL it refuses is never handed to clients either: a browser shown it would request
+ * the viewer's own network (a router, the cloud metadata address) from every timeline that renders it.
+ */
+export function passesUrlRules(raw: string): boolean {
+  try {
+    checkOutboundUrl(raw);
+    return true;
+  } catch (err) {
+    if (err instanceof DestinationRefused) return false;
+    throw err;
+  }
+}
+
 /** The `lookup` for a request to `url` (checked by checkOutboundUrl first): refuses any address the rules above refuse. */
 export function outboundLookup(url: URL): LookupFunction {
   const plainHttp = url.protocol === 'http:';

@@ -27,9 +27,9 @@ async function request(message: MessageIn<'remoteMedia'>): Promise<void> {
   }
 }
 
-/** One copy request per attachment that has a remote file and no copy yet. */
-export async function requestAttachmentCopies(media: Pick<Media, 'id' | 'remoteUrl' | 'fileKey'>[]): Promise<void> {
-  for (const m of media) if (m.remoteUrl && !m.fileKey) await request({ kind: 'attachment', mediaId: m.id, attempt: 1 });
+/** One copy request per attachment that has a remote file the guard did not refuse, and no copy yet. */
+export async function requestAttachmentCopies(media: Pick<Media, 'id' | 'remoteUrl' | 'remoteUrlRefused' | 'fileKey'>[]): Promise<void> {
+  for (const m of media) if (m.remoteUrl && !m.remoteUrlRefused && !m.fileKey) await request({ kind: 'attachment', mediaId: m.id, attempt: 1 });
 }
 
 /**

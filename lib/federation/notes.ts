@@ -24,6 +24,7 @@ import { parseStatusText } from '../text/status';
 import { normalizeTag } from '../text/tags';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import { readEmojiTags } from './emoji_tags';
+import { MAX_URL_LENGTH, passesUrlRules } from './guard';
 import { requestAttachmentCopies, requestCopiesOfStatus } from './media_requests';
 import { readQuestion, remotePoll, type ReadPoll } from './polls';
 import { fetchMentionedActors } from './mentions';
@@ -51,7 +52,7 @@ const MAX_DIMENSION = 100_000;
 const BLURHASH = /^[0-9A-Za-z#$%*+,\-.:;=?@[\]^_{|}~]{6,100}$/;
 
 /** A Note's attachment as stored: its server's file, not fetched in part 1. */
-type RemoteAttachment = Pick<Media, 'type' | 'remoteUrl' | 'contentType' | 'description' | 'blurhash' | 'focus' | 'original'>;
+type RemoteAttachment = Pick<Media, 'type' | 'remoteUrl' | 'remoteUrlRefused' | 'contentType' | 'description' | 'blurhash' | 'focus' | 'original'>;
 
 /** What a Note says, checked and in our terms; what it names (parent, mentions) is still to be looked up. */
 export type ReadNote = {
@@ -127,13 +128,16 @@ function attachmentOf(value: unknown): RemoteAttachment | undefined {
   const doc = objectOf(value);
   if (!doc || !MEDIA_TYPES.has(typeOf(doc) ?? '')) return undefined;
   const remoteUrl = urlOf(doc.url);
-  if (!remoteUrl) return undefined;
+  if (!remoteUrl || remoteUrl.length > MAX_URL_LENGTH) return undefined;
   const width = positiveInt(doc.width);
   const height = positiveInt(doc.height);
   const description = typeof doc.name === 'string' ? htmlToText(doc.name).slice(0, MAX_DESCRIPTION_LENGTH) : '';
   return {
     type: mediaKindOf(doc),
     remoteUrl,
+    // A URL the guard would not fetch (a literal private or link-local address, plain http outside the local
+    // stage) is kept to recognise the file in an edit, but never fetched nor shown.
+    remoteUrlRefused: !passesUrlRules(remoteUrl),
     contentType: typeof doc.mediaType === 'string' ? doc.mediaType.slice(0, 100) : null,
     description: description === '' ? null : description,
     blurhash: typeof doc.blurhash === 'string' && BLURHASH.test(doc.blurhash) ? doc.blurhash : null,

@@ -9,10 +9,14 @@
 // A fetch that fails (the server down, a timeout, a 5xx or 429) leaves the remote
 // URL shown and is tried again later, with growing delays, a few times. A file
 // refused (a private address, a suspended server, too large, not an image, video
-// or audio, not what its server said it was, a 4xx) is not tried again.
+// or audio, not what its server said it was, a 4xx) is not tried again. One the
+// address guard refused (a name that resolves inside, a redirect there, a suspended
+// server) is not shown either: the attachment renders as missing, the avatar or
+// header as the default image, as a browser would otherwise request it from every
+// viewer's own network.
 import { accountById } from '../db/accounts';
-import { mediaById, setRemoteMediaFiles } from '../db/media';
-import { setRemoteProfileImage } from '../db/remote';
+import { markRemoteUrlRefused, mediaById, setRemoteMediaFiles } from '../db/media';
+import { forgetRefusedProfileImage, setRemoteProfileImage } from '../db/remote';
 import { log } from '../log';
 import { remoteAttachmentMaxBytes, REMOTE_PROFILE_IMAGE_MAX_BYTES, storeRemoteAttachment, storeRemoteProfileImage } from '../media/remote';
 import { deleteMediaQuietly } from '../media/storage';
@@ -40,16 +44,20 @@ function retryOf(message: RemoteFileMessage): RemoteFileMessage {
 }
 
 /**
- * The file's bytes, or undefined when there are none to process now: refused (given up), or failed and sent
- * back for a later attempt (given up after the last).
+ * The file's bytes; `refused` when the address guard refused the URL (or a redirect from it), which is then never
+ * shown; undefined when there are none to process now: refused for another reason (given up, the URL still
+ * shown), or failed and sent back for a later attempt (given up after the last).
  */
-async function fetchFor(message: RemoteFileMessage, url: string, maxBytes: number): Promise<Buffer | undefined> {
+async function fetchFor(message: RemoteFileMessage, url: string, maxBytes: number): Promise<Buffer | 'refused' | undefined> {
   try {
     return await fetchMedia(url, { maxBytes });
   } catch (err) {
     if (!(err instanceof FetchFailed)) throw err;
     const context = { url, attempt: message.attempt, reason: err.reason };
-    if (!isPassing(err)) {
+    if (err instanceof FetchRefused) {
+      log.info('remote media: the address guard refused it; its URL is no longer shown', context);
+      return 'refused';
+    } else if (!isPassing(err)) {
       log.info('remote media: refused; its own URL stays shown', context);
     } else if (message.attempt >= MAX_ATTEMPTS) {
       log.info('remote media: given up after the last attempt; its own URL stays shown', context);
@@ -64,8 +72,9 @@ async function fetchFor(message: RemoteFileMessage, url: string, maxBytes: numbe
 async function copyAttachment(message: Extract<RemoteFileMessage, { kind: 'attachment' }>): Promise<void> {
   const media = await mediaById(message.mediaId);
   // Gone with its status, not remote, or copied by an earlier delivery of this message.
-  if (!media?.remoteUrl || media.fileKey) return;
+  if (!media?.remoteUrl || media.fileKey || media.remoteUrlRefused) return;
   const data = await fetchFor(message, media.remoteUrl, remoteAttachmentMaxBytes());
+  if (data === 'refused') return markRemoteUrlRefused(media.id, media.remoteUrl);
   if (!data) return;
   const result = await storeRemoteAttachment(media, data);
   if (!result.ok) {
@@ -85,6 +94,7 @@ async function copyProfileImage(message: Extract<RemoteFileMessage, { kind: 'pro
   // Another image named since (its own message copies it), or copied already.
   if (urlNow !== message.url || keyNow) return;
   const data = await fetchFor(message, message.url, REMOTE_PROFILE_IMAGE_MAX_BYTES);
+  if (data === 'refused') return forgetRefusedProfileImage(account.id, message.image, message.url);
   if (!data) return;
   const result = await storeRemoteProfileImage(account.id, message.image, data);
   if (!result.ok) {

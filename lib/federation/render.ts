@@ -221,7 +221,7 @@ function mentionsOf(status: Status, sources: NoteSources): { actors: string[]; t
 /** A local attachment as a Document (Mastodon sends every kind as Document, with its media type). */
 function documentOf(media: Media): ApObject | undefined {
   const key = media.fileKey;
-  const url = key ? mediaUrl(key) : media.remoteUrl;
+  const url = key ? mediaUrl(key) : media.remoteUrlRefused ? null : media.remoteUrl;
   if (!url) return undefined;
   return {
     type: 'Document',

@@ -112,6 +112,7 @@ export async function createAttachment(account: Account, input: MediaCreateInput
   const media: Media = {
     id,
     remoteUrl: null,
+    remoteUrlRefused: false,
     accountId: account.id,
     type: processed.type,
     ...files,

@@ -1,5 +1,6 @@
 // The Attachment entity (https://docs.joinmastodon.org/entities/MediaAttachment/), in
 // Mastodon 3.x's shape: `text_url` is still present, `preview_remote_url` is null for local files.
+import { config } from '../config';
 import type { Media } from '../db/media';
 import { mediaUrl } from '../media/storage';
 
@@ -30,7 +31,31 @@ function remoteFileUrls(media: Media): { url: string | null; previewUrl: string 
   return { url, previewUrl: media.type === 'image' ? url : null };
 }
 
+/**
+ * Where a remote attachment whose URL the address guard refused points: Paperclip's default URL of a missing
+ * `file`, where Mastodon's media proxy ends for a file it could not fetch. It is ours, so no client is sent into
+ * its viewer's own network; clients show an `unknown` attachment as a link, not inline.
+ */
+export const MISSING_FILE_PATH = '/files/original/missing.png';
+
+function renderRefused(media: Media): Record<string, unknown> {
+  const url = `${config.baseUrl}${MISSING_FILE_PATH}`;
+  return {
+    id: media.id,
+    type: 'unknown',
+    url,
+    preview_url: null,
+    remote_url: null,
+    preview_remote_url: null,
+    text_url: url,
+    meta: renderMeta(media),
+    description: media.description,
+    blurhash: media.blurhash,
+  };
+}
+
 export function renderAttachment(media: Media): Record<string, unknown> {
+  if (media.remoteUrlRefused && !media.fileKey) return renderRefused(media);
   const ready = media.state === 'ready';
   const remote = media.remoteUrl !== null && !media.fileKey ? remoteFileUrls(media) : undefined;
   const url = remote ? remote.url : ready && media.fileKey ? mediaUrl(media.fileKey) : null;
