@@ -1,12 +1,19 @@
 // Wraps a message processor into an SQS handler with partial batch responses:
-// a message that fails is reported, the others are not retried. Each message is read
+// a message that fails is reported, the others are not retried. The invocation
+// itself succeeds, so Lambda's Errors metric never sees such a failure: its log
+// line carries a MessagesFailed datum (../metrics.ts), which an alarm watches. Each message is read
 // with its queue's contract (./messages.ts); one that does not parse is dropped.
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
 import { log } from '../log';
+import { countFields } from '../metrics';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
 import { queueMessages, type Message, type QueueName } from './messages';
+
+/** The metric of messages that failed (infra/alarms.yml WorkerMessageFailureAlarm): a failed message is no failed invocation. */
+export const FAILED_MESSAGES_METRIC = 'MessagesFailed';
+const failedMessages = (queue: QueueName, count: number) => countFields(FAILED_MESSAGES_METRIC, count, { Queue: queue });
 
 export function worker<Q extends QueueName>(queue: Q, process: (message: Message<Q>) => Promise<void>) {
   const schema: z.ZodType<Message<Q>, z.ZodTypeDef, unknown> = queueMessages[queue];
@@ -16,7 +23,9 @@ export function worker<Q extends QueueName>(queue: Q, process: (message: Message
       await loadSecrets();
     } catch {
       // Logged where it failed. Every message goes back to its queue, untouched, for a later invocation.
-      return { batchItemFailures: (event.Records ?? []).map((record) => ({ itemIdentifier: record.messageId })) };
+      const records = event.Records ?? [];
+      log.error('worker: batch returned, secrets unavailable', { worker: queue, ...failedMessages(queue, records.length) });
+      return { batchItemFailures: records.map((record) => ({ itemIdentifier: record.messageId })) };
     }
     for (const record of event.Records ?? []) {
       let message: Message<Q>;
@@ -31,7 +40,7 @@ export function worker<Q extends QueueName>(queue: Q, process: (message: Message
         // Each message reads afresh: what a request read before enqueuing it (inline, on the test stage) is not reused.
         await inRequestScope(() => process(message));
       } catch (err) {
-        log.error('worker: message failed', { worker: queue, messageId: record.messageId, err });
+        log.error('worker: message failed', { worker: queue, messageId: record.messageId, err, ...failedMessages(queue, 1) });
         batchItemFailures.push({ itemIdentifier: record.messageId });
       }
     }

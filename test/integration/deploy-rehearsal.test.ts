@@ -296,7 +296,16 @@ describe('serverless package --stage prod', () => {
       expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
     }
     const text = JSON.stringify(alarms);
-    for (const metric of ['5xx', 'Errors', 'Throttles', 'WriteThrottleEvents']) expect(text).toContain(`"${metric}"`);
+    for (const metric of ['5xx', 'Errors', 'Throttles', 'WriteThrottleEvents', 'MessagesFailed']) expect(text).toContain(`"${metric}"`);
+    // Every function fed by a queue or a schedule, and every streaming function, has its errors and throttles watched.
+    const background = ofType('AWS::Lambda::Function')
+      .map(([, r]) => r.Properties.FunctionName as string)
+      .filter((name) => /Worker$|-sweeper$|-streaming[A-Z]/.test(name));
+    expect(background).toHaveLength(15);
+    for (const metric of ['Errors', 'Throttles']) {
+      const watched = alarms.flatMap(([, a]) => (a.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric.MetricName === metric)); // eslint-disable-line @typescript-eslint/no-explicit-any
+      for (const name of background) expect(JSON.stringify(watched)).toContain(`"${name}"`);
+    }
     for (const [, a] of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
   });
 
