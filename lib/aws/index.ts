@@ -168,13 +168,14 @@ async function s3Request(method: 'GET' | 'PUT' | 'DELETE', bucket: string, key: 
   );
 }
 
-export type PutObjectInput = { Bucket: string; Key: string; Body: Buffer | string; ContentType?: string; CacheControl?: string };
+export type PutObjectInput = { Bucket: string; Key: string; Body: Buffer | string; ContentType?: string; CacheControl?: string; ContentDisposition?: string };
 
 /** S3 PutObject. */
 export async function putObject(input: PutObjectInput): Promise<void> {
   const headers: Record<string, string> = {};
   if (input.ContentType) headers['Content-Type'] = input.ContentType;
   if (input.CacheControl) headers['Cache-Control'] = input.CacheControl;
+  if (input.ContentDisposition) headers['Content-Disposition'] = input.ContentDisposition;
   await s3Request('PUT', input.Bucket, input.Key, { body: input.Body, headers });
 }
 

@@ -21,6 +21,13 @@ const randomPart = () => secretToken(16);
 export const profileImageKey = (kind: 'avatars' | 'headers', accountId: string, extension: string): string =>
   `accounts/${kind}/${padId(accountId)}/${randomPart()}.${extension}`;
 
+/**
+ * Stores an object as the bucket will serve it. S3 sends back the Content-Type and Content-Disposition stored
+ * with the object and cannot add `X-Content-Type-Options: nosniff` (only a CDN in front can), so what is not an
+ * image we re-encoded (audio and video, kept as uploaded) is stored with `attachment`: a browser that navigates
+ * to it downloads it instead of rendering it, whatever it would sniff, while <audio> and <video> elements, which
+ * ignore the disposition, still play it inline.
+ */
 export async function putMedia(key: string, data: Buffer, contentType: string): Promise<void> {
   await putObject({
     Bucket: config.mediaBucket,
@@ -28,6 +35,7 @@ export async function putMedia(key: string, data: Buffer, contentType: string): 
     Body: data,
     ContentType: contentType,
     CacheControl: 'public, max-age=31536000, immutable',
+    ...(contentType.startsWith('image/') ? {} : { ContentDisposition: 'attachment' }),
   });
 }
 

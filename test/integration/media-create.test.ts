@@ -69,6 +69,31 @@ function wav(): Buffer {
   return Buffer.concat([header, data]);
 }
 
+/** An ID3v2.4 tag holding one text frame (TIT2), of `declared` bytes when given (the header's syncsafe size). */
+function id3(title: string, declared?: number): Buffer {
+  const text = Buffer.concat([Buffer.from([3]), Buffer.from(title, 'utf8')]);
+  const frame = Buffer.concat([Buffer.from('TIT2', 'latin1'), Buffer.from([0, 0, (text.length >> 7) & 0x7f, text.length & 0x7f, 0, 0]), text]);
+  const size = declared ?? frame.length;
+  const header = Buffer.from([0x49, 0x44, 0x33, 4, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+  return Buffer.concat([header, frame]);
+}
+
+/** `count` MPEG-1 Layer III frames, 128 kbps at 44.1 kHz without padding: 417 bytes each, header and silence. */
+const mp3Frames = (count: number) =>
+  Buffer.concat(Array.from({ length: count }, () => Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x44]), Buffer.alloc(413)])));
+
+const HTML = Buffer.from('<html><body><script>alert(document.domain)</script></body></html>', 'utf8');
+
+/** An ISO base media box. */
+const box = (type: string, payload: Buffer) => {
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(8 + payload.length);
+  header.write(type, 4, 'latin1');
+  return Buffer.concat([header, payload]);
+};
+/** An MP4's structure: ftyp (isom), a moov holding an mvhd, an mdat. */
+const mp4 = () => Buffer.concat([box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2', 'latin1')), box('moov', box('mvhd', Buffer.alloc(100))), box('mdat', Buffer.alloc(2000, 7))]);
+
 describe('POST /api/v1/media with images', () => {
   it('stores a PNG with transparency as a PNG original and preview, with meta, focus, description and blurhash', async () => {
     const { account, token } = await aUser();
@@ -204,7 +229,77 @@ describe('POST /api/v1/media with files that are not images', () => {
     expect(res.body.url).toMatch(keyUrl('original', 'wav'));
     const stored = await fetch(res.body.url);
     expect(stored.headers.get('content-type')).toBe('audio/wave');
+    expect(stored.headers.get('content-disposition')).toBe('attachment');
     expect(Buffer.from(await stored.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('keeps an MP3 (an ID3 tag, then MPEG audio frames to the end), served as audio/mpeg for download, never rendered', async () => {
+    const { token } = await aUser();
+    const data = Buffer.concat([id3('A tone'), mp3Frames(12)]);
+    const res = await upload(token, { file: { data, filename: 'tone.mp3', type: 'audio/mpeg' } });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toMatch(keyUrl('original', 'mp3'));
+    // What the bucket serves, as S3 serves it: the type from the bytes, and a download disposition.
+    const stored = await fetch(res.body.url);
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get('content-type')).toBe('audio/mpeg');
+    expect(stored.headers.get('content-disposition')).toBe('attachment');
+    expect(Buffer.from(await stored.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('keeps an MP4 whose boxes tile the file, for download', async () => {
+    const { token } = await aUser();
+    const res = await upload(token, { file: { data: mp4(), filename: 'clip.mp4', type: 'video/mp4' } });
+    expect(res.status).toBe(200);
+    const stored = await fetch(res.body.url);
+    expect(stored.headers.get('content-type')).toBe('video/mp4');
+    expect(stored.headers.get('content-disposition')).toBe('attachment');
+  });
+
+  /** An Ogg page: version 0, `flags`, one segment holding `packet` (at most 255 bytes). */
+  const oggPage = (flags: number, packet: Buffer) =>
+    Buffer.concat([Buffer.from('OggS', 'latin1'), Buffer.from([0, flags]), Buffer.alloc(8), Buffer.from([1, 0, 0, 0]), Buffer.alloc(8), Buffer.from([1, packet.length]), packet]);
+  /** An EBML element with a one-byte size. */
+  const ebml = (id: number[], payload: Buffer) => Buffer.concat([Buffer.from(id), Buffer.from([0x80 | payload.length]), payload]);
+  it.each([
+    ['an Ogg stream', () => Buffer.concat([oggPage(0x02, Buffer.from('\x01vorbis', 'latin1')), oggPage(0x04, Buffer.alloc(200, 1))]), 'audio/ogg'],
+    ['a FLAC stream', () => Buffer.concat([Buffer.from('fLaC', 'latin1'), Buffer.from([0x80, 0, 0, 34]), Buffer.alloc(34, 1), Buffer.from([0xff, 0xf8]), Buffer.alloc(100)]), 'audio/flac'],
+    ['a WebM file', () => Buffer.concat([ebml([0x1a, 0x45, 0xdf, 0xa3], ebml([0x42, 0x82], Buffer.from('webm', 'latin1'))), Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), Buffer.alloc(300, 2)]), 'video/webm'],
+  ])('keeps %s, for download', async (_what, build, type) => {
+    const { token } = await aUser();
+    const res = await upload(token, { file: { data: build(), filename: 'a.bin', type: 'application/octet-stream' } });
+    expect(res.status).toBe(200);
+    const stored = await fetch(res.body.url);
+    expect(stored.headers.get('content-type')).toBe(type);
+    expect(stored.headers.get('content-disposition')).toBe('attachment');
+  });
+
+  it('serves an image inline: it was decoded and re-encoded here', async () => {
+    const { token } = await aUser();
+    const res = await upload(token, { file: { data: await solid(20, 20, { r: 1, g: 2, b: 3 }).png().toBuffer(), filename: 'a.png', type: 'image/png' } });
+    const stored = await fetch(res.body.url);
+    expect(stored.headers.get('content-type')).toBe('image/png');
+    expect(stored.headers.get('content-disposition')).toBeNull();
+  });
+
+  it.each([
+    ['ID3 followed by an HTML page', () => Buffer.concat([id3('x'), HTML])],
+    ['an ID3 tag declaring more bytes than the file has, holding an HTML page', () => Buffer.concat([id3('x', 100_000), HTML])],
+    ['MP3 frames followed by an HTML page', () => Buffer.concat([id3('x'), mp3Frames(3), HTML])],
+    ['an HTML page after one MPEG frame sync', () => Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x44]), HTML])],
+    ['an MP4 file type box followed by an HTML page', () => Buffer.concat([box('ftyp', Buffer.from('isom\0\0\x02\0', 'latin1')), HTML])],
+    ['an MP4 without a movie box', () => Buffer.concat([box('ftyp', Buffer.from('isom\0\0\x02\0', 'latin1')), box('mdat', HTML)])],
+    ['an Ogg capture pattern followed by an HTML page', () => Buffer.concat([Buffer.from('OggS\0\x02', 'latin1'), HTML])],
+    ['an EBML magic number followed by an HTML page', () => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), HTML])],
+    ['a FLAC marker followed by an HTML page', () => Buffer.concat([Buffer.from('fLaC', 'latin1'), HTML])],
+    ['a RIFF WAVE header followed by an HTML page', () => Buffer.concat([Buffer.from('RIFF\xff\0\0\0WAVE', 'latin1'), HTML])],
+  ])('refuses %s with 422, storing nothing', async (_what, build) => {
+    const { token } = await aUser();
+    const before = await storedObjectCount();
+    const res = await upload(token, { file: { data: build(), filename: 'song.mp3', type: 'audio/mpeg' } });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: 'Validation failed: File content type is invalid, File is invalid' });
+    expect(await storedObjectCount()).toBe(before);
   });
 });
 

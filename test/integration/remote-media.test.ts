@@ -55,8 +55,10 @@ const runWorker = (messages: RemoteFileMessage[]) => remoteMediaWorker(sqsEvent(
 
 let server: RemoteServer;
 let png: Buffer;
-/** An MP4's first box (ftyp, brand isom) and some payload: sniffed as video/mp4. */
-const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2', 'latin1'), Buffer.alloc(2000, 7)]);
+/** An ISO base media box. */
+const box = (type: string, payload: Buffer) => Buffer.concat([Buffer.from([0, 0, (8 + payload.length) >> 8, (8 + payload.length) & 0xff]), Buffer.from(type, 'latin1'), payload]);
+/** An MP4's structure (ftyp with brand isom, a moov, an mdat): sniffed as video/mp4. */
+const mp4 = Buffer.concat([box('ftyp', Buffer.concat([Buffer.from('isom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2', 'latin1')])), box('moov', box('mvhd', Buffer.alloc(100))), box('mdat', Buffer.alloc(2000, 7))]);
 const LIMIT = 50_000;
 
 beforeAll(async () => {
