@@ -14,7 +14,7 @@ const lib = join(root, 'lib');
  * The modules every layer may use: settings, logging, errors, ids, the AWS clients, paging, schemas, the per-invocation
  * read scope, the per-container memory of shared reads.
  */
-const BASE = new Set(['config', 'secrets', 'log', 'errors', 'ids', 'aws', 'crypto', 'paging', 'schema', 'net', 'request_scope', 'memo']);
+const BASE = new Set(['config', 'secrets', 'log', 'errors', 'ids', 'aws', 'crypto', 'paging', 'schema', 'net', 'request_scope', 'memo', 'metrics']);
 /** What each layer may import besides itself (ARCHITECTURE.md). */
 const ALLOWED: Record<string, (target: string) => boolean> = {
   base: (t) => BASE.has(t),
