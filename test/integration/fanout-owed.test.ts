@@ -4,6 +4,7 @@
 // The queue fails for real: the handler is pointed (lambda mode) at an invoke endpoint where nothing listens.
 import { createServer } from 'node:net';
 import { handler as create } from '../../functions/statuses/create';
+import { handler as reblog } from '../../functions/statuses/reblog';
 import { run as sweep } from '../../functions/sweeper/sweep';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
@@ -158,5 +159,24 @@ describe('a distribution re-driven more than once', () => {
     expect(runs.reduce((n, r) => n + r.redriven, 0)).toBe(1);
     expect(await homeIds(follower.account.id)).toEqual([id]);
     expect(await fanoutOwed(id)).toBeUndefined();
+  });
+});
+
+describe('a reblog whose fan-out enqueue fails', () => {
+  it('stands with its distribution owed, and reblogging again re-drives it', async () => {
+    const { author, follower } = await aFollowedAuthor();
+    const other = await aUser();
+    const original = await post(other.token, { status: 'boost me' }, 'original-key');
+    const boost = () => call(reblog, { method: 'POST', path: `/api/v1/statuses/${String(original.body.id)}/reblog`, pathParameters: { id: String(original.body.id) }, token: author.token });
+    const first = await withQueueDown(boost);
+    expect(first.status).toBe(200);
+    const reblogId = String(first.body.id);
+    expect(await fanoutOwed(reblogId)).toMatchObject({ statusId: reblogId });
+    expect(await homeIds(follower.account.id)).toEqual([]);
+
+    const again = await boost();
+    expect(again.body.id).toBe(reblogId);
+    expect(await homeIds(follower.account.id)).toEqual([reblogId]);
+    expect(await fanoutOwed(reblogId)).toBeUndefined();
   });
 });
