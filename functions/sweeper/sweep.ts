@@ -1,11 +1,13 @@
 // The sweeper (DESIGN: "EventBridge rule (every minute) ──► sweeper"): closes due polls, notifying voters and authors,
-// publishes due scheduled statuses, and sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts).
+// publishes due scheduled statuses, sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts),
+// and re-drives the distributions of posts still owed after the grace period (lib/timelines/fanout_owed.ts).
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { closeDuePolls } from '../../lib/notifications/polls';
 import { publishDueScheduled } from '../../lib/statuses/scheduled_posting';
+import { redriveOwedDistributions } from '../../lib/timelines/fanout_owed';
 
 /** `time` as EventBridge writes it: UTC, to the second (milliseconds tolerated). */
 const EVENT_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
@@ -36,10 +38,10 @@ export function sweepTime(event: Partial<ScheduledEvent> | null | undefined, now
 
 export async function run(now: number = Date.now()) {
   // Independent jobs: a failure of one does not hold the other back.
-  const [polls, scheduled] = await Promise.all([closeDuePolls(now), publishDueScheduled(now)]);
+  const [polls, scheduled, distributions] = await Promise.all([closeDuePolls(now), publishDueScheduled(now), redriveOwedDistributions(now)]);
   // After the closing, which marks the polls it closed: their Update(Question) with `closed` goes in this run.
   const pollUpdates = await sendChangedPolls(now);
-  return { polls, scheduled, pollUpdates };
+  return { polls, scheduled, pollUpdates, distributions };
 }
 
 export const handler = async (event: ScheduledEvent) => {

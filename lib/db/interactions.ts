@@ -10,6 +10,7 @@ import { newId } from '../ids';
 import { directoryActivityItems, type Listed } from './directory';
 import { queryIdRange, type RangeTarget } from './id_range';
 import * as keys from './keys';
+import { putFanoutOwed } from './fanout_owed';
 import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
@@ -214,12 +215,22 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
  * Writes a local reblog and the reblogger's home entry. `reblogger`: the account as this request read it; its
  * `flaggedUpTo` is raised to the original when that is newer (lib/db/viewer_summary.ts).
  */
-export async function addReblog(reblog: Status, original: Status, reblogger?: Listed & Partial<Pick<Account, 'flaggedUpTo'>>): Promise<Toggle> {
-  const home: TransactItem = { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } };
+export async function addReblog(
+  reblog: Status,
+  original: Status,
+  reblogger?: Listed & Partial<Pick<Account, 'flaggedUpTo'>>,
+  /** When the sweeper re-drives the reblog's distribution if its first fan-out page is not done by then (lib/db/fanout_owed.ts). */
+  distributionDueAt?: number,
+): Promise<Toggle> {
+  // Last, after the positions the failures are read from: the home entry and the owed distribution.
+  const home: TransactItem[] = [
+    { Put: { Item: homeEntryRecord(reblog.accountId, reblog, original.mediaIds.length > 0) } },
+    ...(distributionDueAt === undefined ? [] : [putFanoutOwed(reblog.id, distributionDueAt)]),
+  ];
   const read = reblogger?.flaggedUpTo === undefined ? undefined : { flaggedUpTo: reblogger.flaggedUpTo };
   const raise = flagBoundRaise(read, original.id);
-  const bounded = raise && { items: [...reblogWrites(reblog, original, reblogger, raise), home], index: REBLOGGER_UPDATE };
-  const result = await flagWithBound(reblog.accountId, [...reblogWrites(reblog, original, reblogger), home], bounded);
+  const bounded = raise && { items: [...reblogWrites(reblog, original, reblogger, raise), ...home], index: REBLOGGER_UPDATE };
+  const result = await flagWithBound(reblog.accountId, [...reblogWrites(reblog, original, reblogger), ...home], bounded);
   if (result.ok) return 'changed';
   return result.failed.includes(0) ? 'unchanged' : 'gone';
 }

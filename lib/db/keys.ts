@@ -130,6 +130,14 @@ export const homePartition = (ownerId: string) => `HOME#${padId(ownerId)}`;
  * the marker that lets a page be enqueued once and done once however often SQS delivers it. Expires by TTL.
  */
 export const fanoutPage = (statusId: string, kind: 'create' | 'delete', after: string): Key => ({ PK: `FANOUT#${padId(statusId)}`, SK: `${kind}#${after ? padId(after) : 'FIRST'}` });
+/**
+ * A new status whose distribution is owed (lib/db/fanout_owed.ts): written in the posting transaction, removed
+ * when the first fan-out page is done. Spread over FANOUT_OWED_SHARDS partitions by the status id's low bits (its
+ * random sequence), so every post does not write one partition; each is read by the sweeper in id (time) order.
+ */
+export const FANOUT_OWED_SHARDS = 4;
+export const fanoutOwedPartition = (shard: number) => `FANOUT_OWED#${shard}`;
+export const fanoutOwed = (statusId: string): Key => ({ PK: fanoutOwedPartition(Number(BigInt(statusId) % BigInt(FANOUT_OWED_SHARDS))), SK: padId(statusId) });
 /** The public timelines: `all` (local and remote), `local` and `remote`; each entry is a public, non-reply-hidden status id. */
 export const publicEntry = (scope: PublicScope, statusId: string): Key => ({ PK: `PUBLIC#${scope}`, SK: padId(statusId) });
 export const publicPartition = (scope: PublicScope) => `PUBLIC#${scope}`;

@@ -12,6 +12,7 @@ import { attachMediaItems, deleteRemoteMediaItems, putRemoteMedia, releaseMediaI
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
 import { claimScheduledItems, transferMediaItems, type Scheduled } from './scheduled';
 import { countOnInstance } from './stats';
+import { putFanoutOwed } from './fanout_owed';
 import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, isRemoteStatus, putIdempotency, putReply, putStatus, type Status } from './statuses';
 import { batchWrite, transact, updateItem, type Item, type TransactItem } from './table';
 import { homeEntryRecord, publicEntryRecords } from './timelines';
@@ -39,6 +40,11 @@ export type NewStatusWrite = {
   author?: Listed;
   /** The status's search index items (lib/db/search.ts), written once the status is. */
   searchIndex?: (Key & Item)[];
+  /**
+   * When the sweeper re-drives the status's distribution if its first fan-out page is not done by then (epoch ms):
+   * the owed record (lib/db/fanout_owed.ts) is written in the transaction, so no status stands without it.
+   */
+  distributionDueAt?: number;
 };
 
 /**
@@ -51,7 +57,8 @@ export type NewStatusFailure = 'claim-lost' | 'idempotency-key-taken' | 'media-n
 /**
  * Writes a new status in one transaction: the status, the author's home entry, the
  * attachments, the reply index and the parent's counter, the poll and its expiry
- * entry, the idempotency key, the scheduled claim, and the public and tag entries.
+ * entry, the idempotency key, the record that its distribution is owed, the
+ * scheduled claim, and the public and tag entries.
  * Once it has committed, side by side: the author's counters (one single-item
  * update, with the author's profile-directory entry), the instance's
  * (lib/db/stats.ts), and one batch of what needs no condition (public and tag
@@ -82,6 +89,7 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
     keyAt = items.length;
     items.push(putIdempotency(status.accountId, w.idempotencyKeyHash, status.id));
   }
+  if (w.distributionDueAt !== undefined) items.push(putFanoutOwed(status.id, w.distributionDueAt));
   const claim = scheduled ? claimScheduledItems(scheduled) : [];
   const claimAt = items.length;
   items.push(...claim);

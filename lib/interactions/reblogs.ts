@@ -10,6 +10,8 @@ import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
 import { countInteraction } from '../trends';
+import { log } from '../log';
+import { distributionDueAt, enqueueDistribution, redriveIfOwed } from '../timelines/fanout_owed';
 import { currentStatus, interactionTarget } from './target';
 
 export type ReblogVisibility = 'public' | 'unlisted' | 'private';
@@ -27,7 +29,11 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
   if (!mayReblog(viewer, original)) throw forbidden();
 
   const existing = await reblogFlagOf(viewer.id, original.id);
-  if (existing) return currentStatus(existing.reblogId);
+  if (existing) {
+    // Reblogging again is a retry: a distribution of the reblog still owed is enqueued again.
+    await redriveIfOwed(existing.reblogId).catch((err: unknown) => log.error('re-drive of a repeated reblog failed', { reblogId: existing.reblogId, err }));
+    return currentStatus(existing.reblogId);
+  }
 
   const now = new Date();
   const status = statusItem.parse({
@@ -40,7 +46,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
     sensitive: original.sensitive,
     language: original.language,
   });
-  const outcome = await addReblog(status, original, viewer);
+  const outcome = await addReblog(status, original, viewer, distributionDueAt());
   if (outcome === 'gone') throw notFound();
   if (outcome === 'unchanged') {
     // A concurrent request made the reblog first: answer that one.
@@ -48,10 +54,14 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
     if (!made) throw notFound();
     return currentStatus(made.reblogId);
   }
-  await enqueue('fanout', { type: 'create', statusId: status.id });
+  // The reblog stands if the queue refuses it: its owed record has the sweeper re-drive it (lib/timelines/fanout_owed.ts).
+  await enqueueDistribution(status.id).catch((err: unknown) => log.error('enqueue after reblogging failed; the sweeper re-drives it', { reblogId: status.id, err }));
   await countInteraction(original, 'reblog', viewer.id);
   if (original.accountId !== viewer.id) {
-    await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id });
+    // As posting's side effects: the reblog stands if the queue refuses this (the notification is then lost).
+    await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id }).catch((err: unknown) =>
+      log.error('reblog notification enqueue failed', { reblogId: status.id, err }),
+    );
   }
   // Its Announce goes to the reblogger's remote followers and the original's author from the fan-out (lib/timelines/fanout.ts).
   return status;

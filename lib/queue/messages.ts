@@ -27,7 +27,16 @@ const after = id.optional();
  * producer (posting, deleting, reblogging) sends the first page; each page sends the next.
  */
 export const fanoutMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('create'), statusId: id, after }),
+  z.object({
+    type: z.literal('create'),
+    statusId: id,
+    after,
+    /**
+     * A local post's distribution (lib/timelines/fanout_owed.ts): its first page also sends the mention
+     * notifications, and once done clears the record that the distribution is owed. Absent for reblogs and remote statuses.
+     */
+    owed: z.literal(true).optional(),
+  }),
   z.object({
     type: z.literal('delete'),
     statusId: id,

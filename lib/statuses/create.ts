@@ -2,8 +2,9 @@
 // text rendered once at posting time, and one transaction for everything that
 // must hold together (status, author's home entry, public and tag entries,
 // reply index and the parent's counter, the author's counters, media attach,
-// poll and its expiry bucket, the idempotency key). Fan-out and mention
-// notifications follow through the queues.
+// poll and its expiry bucket, the idempotency key, the record that its distribution
+// is owed). Fan-out and mention notifications follow through the fan-out queue,
+// re-driven until its first page is done (lib/timelines/fanout_owed.ts).
 import type { Account } from '../db/accounts';
 import { mediaByIds } from '../db/media';
 import { remoteAccountsByAccts } from '../db/remote';
@@ -20,8 +21,7 @@ import { sha256 } from '../crypto';
 import { notFound, unprocessable } from '../errors';
 import { newId } from '../ids';
 import { log } from '../log';
-import { enqueue } from '../queue';
-import type { Enqueued } from '../queue/messages';
+import { distributionDueAt, enqueueDistribution, redriveIfOwed } from '../timelines/fanout_owed';
 import { isLanguageCode } from '../text/languages';
 import { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import {
@@ -39,7 +39,7 @@ import {
   type ResolvedMention,
 } from '../text/status';
 import { config } from '../config';
-import { entersPublicTimelines, isRemoteMention, searchableByAnyone, viewableStatus } from '../policy';
+import { entersPublicTimelines, searchableByAnyone, viewableStatus } from '../policy';
 
 export const MAX_MEDIA = 4;
 
@@ -184,7 +184,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   const keyHash = input.idempotencyKey ? sha256(input.idempotencyKey) : undefined;
   if (keyHash) {
     const existing = await existingStatus(author.id, keyHash);
-    if (existing) return { status: existing, created: false };
+    if (existing) return retried(existing);
   }
   const { poll: pollInput, text: parsed } = checkRules(input);
   await checkMedia(author, input.mediaIds, publish.scheduled?.id);
@@ -232,6 +232,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     scheduled: publish.scheduled,
     author,
     searchIndex: searchIndexRecords(status, searchableByAnyone(status)),
+    distributionDueAt: distributionDueAt(),
   });
   if ('failed' in written) {
     switch (written.failed) {
@@ -240,7 +241,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
       case 'idempotency-key-taken': {
         // The same key raced this request and won: answer its status.
         const existing = keyHash ? await existingStatus(author.id, keyHash) : undefined;
-        if (existing) return { status: existing, created: false };
+        if (existing) return retried(existing);
         throw new Error(`posting status ${id}: idempotency key taken, but it names no status`);
       }
       case 'media-not-yours':
@@ -264,20 +265,29 @@ async function recordConversation(status: Status): Promise<void> {
   }
 }
 
-/** Fan-out to followers' homes and mention notifications; the status stands even if a queue is briefly unavailable. */
-async function afterPosting(status: Status): Promise<void> {
-  const messages: Enqueued[] = [['fanout', { type: 'create', statusId: status.id }]];
-  for (const m of status.mentions) {
-    // A remote account hears of the mention from the Create its server receives.
-    if (m.id !== status.accountId && !isRemoteMention(m)) messages.push(['notify', { type: 'mention', accountId: m.id, fromAccountId: status.accountId, statusId: status.id }]);
+/**
+ * The post answered again for its Idempotency-Key. A client retries when it heard nothing: if the first
+ * attempt's distribution is still owed (its enqueue failed, or was lost), it is enqueued again now.
+ */
+async function retried(status: Status): Promise<Posted> {
+  try {
+    await redriveIfOwed(status.id);
+  } catch (err) {
+    // Still owed: the sweeper re-drives it.
+    log.error('re-drive of a retried post failed', { statusId: status.id, err });
   }
-  await Promise.all(
-    messages.map(async ([queue, message]) => {
-      try {
-        await enqueue(queue, message);
-      } catch (err) {
-        log.error('enqueue after posting failed', { queue, statusId: status.id, err });
-      }
-    }),
-  );
+  return { status, created: false };
+}
+
+/**
+ * The distribution (followers' homes, streams, the Create, mention notifications: the fan-out's first page).
+ * The status stands if the queue is briefly unavailable: its owed record, written with it, has the sweeper
+ * re-drive it (lib/timelines/fanout_owed.ts).
+ */
+async function afterPosting(status: Status): Promise<void> {
+  try {
+    await enqueueDistribution(status.id);
+  } catch (err) {
+    log.error('enqueue after posting failed; the sweeper re-drives it', { queue: 'fanout', statusId: status.id, err });
+  }
 }

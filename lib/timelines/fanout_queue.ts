@@ -32,6 +32,7 @@ import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
 import { fanOutUpdate } from './fanout_update';
 import { countReply } from '../trends';
+import { distributionDone, notifyMentions } from './fanout_owed';
 
 /**
  * How old a claim must be before another delivery takes it over: longer than the fan-out worker lives (its
@@ -66,17 +67,25 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
   // An edit has no pages and no markers: run again, it publishes the same version again (clients key statuses by id).
   if (message.type === 'update') return fanOutUpdate(message.statusId);
   const after = message.after ?? '';
+  // A local post's first page carries its owed distribution (./fanout_owed.ts).
+  const owed = message.type === 'create' && message.owed === true && message.after === undefined;
   if (await fanoutPageDone(message.statusId, message.type, after)) {
     log.info('fanout: page delivered again after it was done', { statusId: message.statusId, type: message.type, after: message.after });
+    // A delivery that died between marking the page done and clearing the record, re-driven since.
+    if (owed) await distributionDone(message.statusId);
     return;
   }
   const onNext = (next: string) => enqueueNextPage(message, next);
   if (message.type === 'create') {
+    // A local post's mention notifications go with its first page, so that an owed distribution covers them
+    // (the notify worker writes each once, however often the page runs).
+    const posted = owed ? await statusById(message.statusId) : undefined;
+    if (posted) await notifyMentions(posted);
     await fanOutPage(message.statusId, { after: message.after, onNext });
     if (message.after === undefined) {
       // Hashtag usage counters (trends, featured tags) are kept here, off the POST path; counted once per status.
       // The preview card of its link is asked for here too (a reblog has none of its own).
-      const status = await statusById(message.statusId);
+      const status = owed ? posted : await statusById(message.statusId);
       if (status) await recordTagUses(status, tagUseReach(status), tagNamesOf(status));
       if (status) await requestCard(status);
       // A public reply counts toward its parent's trend (once per account, so a page run again adds nothing).
@@ -86,4 +95,5 @@ export async function processFanout(message: FanoutMessage): Promise<void> {
     await fanOutDeletePage(message.statusId, message.accountId, message.mentionIds, { after: message.after, deleted: message.deleted, onNext });
   }
   await markFanoutPageDone(message.statusId, message.type, after);
+  if (owed) await distributionDone(message.statusId);
 }

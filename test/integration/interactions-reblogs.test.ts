@@ -69,7 +69,7 @@ describe('POST /api/v1/statuses/:id/reblog', () => {
     expect(await getItem(keys.homeEntry(follower.account.id, reblogId), anyItem)).toBeDefined();
 
     expect(sent).toEqual([
-      { queue: 'fanout', body: { type: 'create', statusId: reblogId } },
+      { queue: 'fanout', body: { type: 'create', statusId: reblogId, owed: true } },
       { queue: 'notify', body: { type: 'reblog', accountId: author.account.id, fromAccountId: booster.account.id, statusId: original.id } },
     ]);
     const notes = await notificationsPage(author.account.id, { limit: 40 }, { types: ['reblog'] });

@@ -103,7 +103,7 @@ describe('POST /api/v1/statuses', () => {
     expect(account?.lastStatusAt).not.toBeNull();
     expect(await getItem(keys.homeEntry(author.account.id, res.body.id), z.unknown())).toBeDefined();
     expect(await getItem(keys.publicEntry('local', res.body.id), z.unknown())).toBeDefined();
-    expect(sent).toEqual([{ queue: 'fanout', body: { type: 'create', statusId: res.body.id } }]);
+    expect(sent).toEqual([{ queue: 'fanout', body: { type: 'create', statusId: res.body.id, owed: true } }]);
   });
 
   it('links local mentions and hashtags, records them, and notifies the mentioned', async () => {

@@ -31,6 +31,8 @@ export type Stack = {
   /** What the stack printed so far (for failure messages). */
   output: () => string;
   stop: () => Promise<void>;
+  /** SIGKILLs the whole process group, as a crash would, and keeps the data directory (a restart may reuse it). */
+  kill: () => Promise<void>;
 };
 
 // Settings the test process carries for in-process tests (test/support/env.ts);
@@ -50,6 +52,8 @@ export type StackOptions = {
    * LOCAL_DOMAIN, STREAMING_URL and MEDIA_URL use it instead of the address.
    */
   publicHost?: string;
+  /** A data directory to start on (a killed stack's): kept when the stack stops. */
+  dataDir?: string;
 };
 
 /** `http://name:port`, without the port when it is the scheme's default (`http://alpha.test`). */
@@ -57,7 +61,10 @@ const origin = (scheme: string, host: string, port: number) => new URL(`${scheme
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const started = Date.now();
-  const dataDir = mkdtempSync(join(tmpdir(), 'tootless-stack-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'tootless-stack-'));
+  const removeData = () => {
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   const host = opts.host ?? '127.0.0.1';
   const [port, wsPort, lambdaPort, s3Port, dynamoPort] = [opts.port ?? (await freePort()), await freePort(), await freePort(), await freePort(), await freePort()];
   const name = opts.publicHost;
@@ -93,7 +100,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   try {
     settings = localSettings(env, root);
   } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeData();
     throw err;
   }
 
@@ -126,7 +133,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    removeData();
+  };
+  const kill = async () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await exited;
   };
 
   // Ready when an endpoint answers as the API does: 401 JSON without a token.
@@ -161,6 +176,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     startupMs: Date.now() - started,
     output: () => output,
     stop,
+    kill,
   };
 }
 
