@@ -61,3 +61,26 @@ export function pageReply(ctx: { path: string; query: Record<string, unknown> },
   const link = linkHeader(ctx.path, ctx.query, edges);
   return raw(text, 'application/json; charset=utf-8', 200, link ? { Link: link } : {});
 }
+
+/**
+ * The answer of GET /api/v1/statuses/:id/context, held to the same budget: it has no Link to page
+ * on, so, as Mastodon bounds a context by counts, it is bounded by size. The ancestors nearest the
+ * status are kept within half the budget, then the descendants in thread order within what is left.
+ */
+export function contextReply(ancestors: unknown[], descendants: unknown[]): Reply {
+  const a = ancestors.map((item) => JSON.stringify(item) ?? 'null');
+  const d = descendants.map((item) => JSON.stringify(item) ?? 'null');
+  const text = (aParts: string[], dParts: string[]) => `{"ancestors":[${aParts.join(',')}],"descendants":[${dParts.join(',')}]}`;
+  const whole = text(a, d);
+  if (Buffer.byteLength(whole) * 2 <= PAGE_BODY_BUDGET_BYTES) return raw(whole, 'application/json; charset=utf-8');
+  const sizeOf = (p: string) => payloadBytes(p) + 1;
+  const aSizes = a.map(sizeOf);
+  const kept = fittingSlice(aSizes, PAGE_BODY_BUDGET_BYTES / 2, true);
+  const aKept = a.slice(kept.start);
+  const used = aSizes.slice(kept.start).reduce((sum, n) => sum + n, 64);
+  const dKept = d.length === 0 ? [] : d.slice(0, fittingSlice(d.map(sizeOf), PAGE_BODY_BUDGET_BYTES - used, false).end);
+  if (aKept.length < a.length || dKept.length < d.length) {
+    log.info('context shortened by size', { ancestors: [a.length, aKept.length], descendants: [d.length, dKept.length] });
+  }
+  return raw(text(aKept, dKept), 'application/json; charset=utf-8');
+}

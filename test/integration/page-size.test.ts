@@ -6,15 +6,18 @@ import { handler as home } from '../../functions/timelines/home';
 import { handler as publicTimeline } from '../../functions/timelines/public';
 import { handler as notifications } from '../../functions/notifications/index';
 import { handler as bookmarks } from '../../functions/bookmarks/index';
+import { handler as context } from '../../functions/statuses/context';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { addBookmark } from '../../lib/db/interactions';
+import * as keys from '../../lib/db/keys';
+import { putItem } from '../../lib/db/table';
 import { createNotification } from '../../lib/db/notifications';
 import type { Status } from '../../lib/db/statuses';
 import { LAMBDA_RESPONSE_PAYLOAD_BYTES } from '../../lib/http/limits';
 import { newId } from '../../lib/ids';
 import { sqsEvent } from '../../lib/queue';
 import { buildEvent, lambdaContext, type Call } from '../support/http';
-import { aFollow, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
+import { aFollow, aPostedStatus, aRemoteAccount, aUser, type RemoteAccountFixture, type UserFixture } from '../support/factories';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -61,12 +64,13 @@ async function walk(handler: Handler, request: Call, start: Record<string, strin
 
 describe('a page of large remote statuses', () => {
   let reader: UserFixture;
+  let remote: RemoteAccountFixture;
   let statuses: Status[];
   const newestFirst = () => statuses.map((s) => s.id).reverse();
 
   beforeAll(async () => {
     reader = await aUser();
-    const remote = await aRemoteAccount({ domain: 'large.example' });
+    remote = await aRemoteAccount({ domain: 'large.example' });
     await aFollow(reader.account, remote.account);
     const base = Date.now() - 60_000;
     statuses = [];
@@ -135,4 +139,46 @@ describe('a page of large remote statuses', () => {
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.flat()).toEqual(statuses.map((s) => s.id));
   }, 60_000);
+
+  it('bounds a thread\'s context by size: the nearest ancestors, the first descendants in thread order', async () => {
+    // A chain of large replies: the root's descendants and the last reply's ancestors are the whole chain.
+    const author = statuses[0]!.accountId;
+    const chain: Status[] = [];
+    let parent = statuses[0]!;
+    for (let i = 0; i < COUNT; i++) {
+      const id = newId();
+      const reply = await aPostedStatus(remote.account, {
+        id,
+        uri: `https://large.example/statuses/${id}`,
+        url: `https://large.example/@x/${id}`,
+        contentHtml: largeContent(i),
+        inReplyToId: parent.id,
+        inReplyToAccountId: author,
+        conversationId: statuses[0]!.conversationId,
+      });
+      await putItem({ ...keys.reply(parent.id, reply.id), statusId: reply.id, accountId: author, parentId: parent.id });
+      chain.push(reply);
+      parent = reply;
+    }
+    const contextOf = async (id: string) => {
+      const result = await (context as Handler)(buildEvent({ path: `/api/v1/statuses/${id}/context`, pathParameters: { id }, token: reader.token }), lambdaContext());
+      expect(result.statusCode).toBe(200);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(LAMBDA_RESPONSE_PAYLOAD_BYTES);
+      const body = JSON.parse(result.body ?? '{}') as { ancestors: { id: string }[]; descendants: { id: string }[] };
+      return { ancestors: body.ancestors.map((s) => s.id), descendants: body.descendants.map((s) => s.id) };
+    };
+
+    const ofRoot = await contextOf(statuses[0]!.id);
+    expect(ofRoot.ancestors).toEqual([]);
+    expect(ofRoot.descendants.length).toBeGreaterThan(0);
+    expect(ofRoot.descendants.length).toBeLessThan(COUNT);
+    expect(ofRoot.descendants).toEqual(chain.slice(0, ofRoot.descendants.length).map((s) => s.id));
+
+    const ofLast = await contextOf(chain.at(-1)!.id);
+    const above = [statuses[0]!, ...chain.slice(0, -1)].map((s) => s.id);
+    expect(ofLast.descendants).toEqual([]);
+    expect(ofLast.ancestors.length).toBeGreaterThan(0);
+    expect(ofLast.ancestors.length).toBeLessThan(COUNT);
+    expect(ofLast.ancestors).toEqual(above.slice(above.length - ofLast.ancestors.length));
+  }, 120_000);
 });
