@@ -1,12 +1,12 @@
 // GET /api/v1/accounts/:id/statuses (https://docs.joinmastodon.org/methods/accounts/#statuses)
 import { accountStatuses, accountStatusesQuery, type AccountStatusesQuery } from '../../lib/graph/account_statuses';
 import { http, type Ctx } from '../../lib/http';
-import { pageReply } from '../../lib/http/page';
+import { ownId, pageReply } from '../../lib/http/page';
 import { renderStatuses } from '../../lib/render/status';
 
 export async function run(input: AccountStatusesQuery, ctx: Ctx<'optional'>) {
   const page = await accountStatuses(input.id, ctx.account, input);
-  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'account' }));
+  return pageReply(ctx, page, await renderStatuses(page.statuses, ctx.account, { context: 'account' }), { keyOf: ownId });
 }
 
 // Public since 2.7.0; a token sent along must be valid and hold read:statuses.

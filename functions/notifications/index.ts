@@ -1,7 +1,7 @@
 // GET /api/v1/notifications (https://docs.joinmastodon.org/methods/notifications/#get)
 import { notificationsPage } from '../../lib/db/notifications';
 import { http, type Ctx } from '../../lib/http';
-import { pageReply } from '../../lib/http/page';
+import { ownId, pageReply } from '../../lib/http/page';
 import { linkQuery, notificationsQuery, requestedTypes, type NotificationsQuery } from '../../lib/notifications/query';
 import { edgesOf } from '../../lib/paging';
 import { visibleNotifications } from '../../lib/policy';
@@ -13,7 +13,7 @@ export async function run(input: NotificationsQuery, ctx: Ctx<'user'>) {
   const shown = await visibleNotifications(ctx.account, page);
   const body = await renderNotifications(shown, ctx.account);
   // The Link follows the page as read, so notifications dropped from the body (deleted statuses) never stall paging.
-  return pageReply({ path: ctx.path, query: linkQuery(input, ctx.query) }, edgesOf(page), body);
+  return pageReply({ path: ctx.path, query: linkQuery(input, ctx.query) }, edgesOf(page), body, { keyOf: ownId, ascending: input.min_id !== undefined });
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:notifications'], schema: notificationsQuery });

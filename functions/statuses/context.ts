@@ -1,6 +1,7 @@
 // GET /api/v1/statuses/:id/context (https://docs.joinmastodon.org/methods/statuses/#context)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
+import { contextReply } from '../../lib/http/page';
 import { renderStatuses } from '../../lib/render/status';
 import { statusContext } from '../../lib/statuses/context';
 import { viewableStatus } from '../../lib/policy';
@@ -12,10 +13,10 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const { ancestors, descendants } = await statusContext(status, ctx.account);
   const rendered = await renderStatuses([...ancestors, ...descendants], ctx.account, { context: 'thread' });
   const ancestorIds = new Set(ancestors.map((s) => s.id));
-  return {
-    ancestors: rendered.filter((s) => ancestorIds.has(String(s.id))),
-    descendants: rendered.filter((s) => !ancestorIds.has(String(s.id))),
-  };
+  return contextReply(
+    rendered.filter((s) => ancestorIds.has(String(s.id))),
+    rendered.filter((s) => !ancestorIds.has(String(s.id))),
+  );
 }
 
 export const handler = http(run, { auth: 'optional', scopes: ['read:statuses'], schema });

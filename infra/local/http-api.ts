@@ -20,6 +20,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { z } from 'zod';
+import { LAMBDA_RESPONSE_PAYLOAD_BYTES } from '../../lib/http/limits';
 import { functionUrlEvent } from './lambda-stream';
 import { preflightHeaders, type HttpApiCors } from './preflight';
 
@@ -186,10 +187,25 @@ const INTERNAL_ERROR: HttpAnswer = {
   body: Buffer.from(JSON.stringify({ message: 'Internal Server Error' })),
 };
 
+/**
+ * Whether Lambda would refuse this result (its JSON over the 6 MB response payload limit): the
+ * invocation fails, so API Gateway answers its 500 instead. Exact only when it could matter: a
+ * string of n UTF-16 units is at most 6n bytes of JSON, so small results are not serialized again.
+ */
+export function overResponseLimit(result: unknown): boolean {
+  if (typeof result === 'object' && result !== null) {
+    const { body, headers, cookies } = result as Record<string, unknown>;
+    const units = (typeof body === 'string' ? body.length : 0) + JSON.stringify(headers ?? null).length + JSON.stringify(cookies ?? null).length;
+    if (units * 6 + 4096 <= LAMBDA_RESPONSE_PAYLOAD_BYTES) return false;
+  }
+  return Buffer.byteLength(JSON.stringify(result) ?? '') > LAMBDA_RESPONSE_PAYLOAD_BYTES;
+}
+
 /** What API Gateway answers for a function's result (payload format 2.0), or for an invocation that failed. */
 export function httpAnswer(outcome: { result: unknown } | { error: unknown }): HttpAnswer {
   if ('error' in outcome) return INTERNAL_ERROR;
   const { result } = outcome;
+  if (overResponseLimit(result)) return INTERNAL_ERROR;
   const hasStatus = typeof result === 'object' && result !== null && 'statusCode' in result;
   if (!hasStatus) {
     // A result without a status code is the body of a 200 JSON answer.

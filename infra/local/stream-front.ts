@@ -18,10 +18,10 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
-import { LAMBDA_REQUEST_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
+import { LAMBDA_REQUEST_PAYLOAD_BYTES, LAMBDA_RESPONSE_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
 import { freePort } from './emulators';
 import { FunctionPool } from './function-pool';
-import { HttpApiRouter, httpAnswer, httpApiEvent, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
+import { HttpApiRouter, httpAnswer, httpApiEvent, overResponseLimit, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
 import { FunctionUrlResponse, functionUrlEvent, requestTarget } from './lambda-stream';
 import { answerPreflight, httpApiCors, isPreflight, type HttpApiCors } from './preflight';
 import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
@@ -525,7 +525,11 @@ export class StreamFront {
         this.invoked.set(functionKey, fn);
       }
       this.pool.invoke(fn, event).then(
-        (result) => answer({ result }),
+        (result) => {
+          // As Lambda, which fails the invocation: said here, since the function itself finished without error.
+          if (overResponseLimit(result)) this.say('error', `${functionKey}: Response payload size exceeded maximum allowed payload size (${LAMBDA_RESPONSE_PAYLOAD_BYTES} bytes)`);
+          answer({ result });
+        },
         (error: unknown) => {
           this.say('error', `${functionKey}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           answer({ error });

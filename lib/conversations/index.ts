@@ -41,7 +41,8 @@ export async function recordDirectStatus(status: Status): Promise<void> {
   await Promise.all(participants.map((owner) => recordFor(owner, status, participants)));
 }
 
-export type ConversationPage = { conversations: Record<string, unknown>[]; newest?: string; oldest?: string };
+/** `pagingIds`: each rendered conversation's paging id (its last status's), by the conversation's id. */
+export type ConversationPage = { conversations: Record<string, unknown>[]; pagingIds: Map<string, string>; newest?: string; oldest?: string };
 
 /** Renders conversations whose last status the viewer may still see: one batch read each of statuses and accounts. */
 async function renderConversations(list: Conversation[], viewer: Account): Promise<{ conversation: Conversation; rendered: Record<string, unknown> }[]> {
@@ -73,6 +74,7 @@ export async function listConversations(viewer: Account, page: Page): Promise<Co
   const shown = await renderConversations(entries, viewer);
   return {
     conversations: shown.map((s) => s.rendered),
+    pagingIds: new Map(shown.map((s) => [s.conversation.conversationId, s.conversation.lastStatusId])),
     newest: entries[0]?.lastStatusId,
     oldest: entries[entries.length - 1]?.lastStatusId,
   };

@@ -71,3 +71,20 @@ export function uploadSizeLimit(): number {
 
 /** A byte count as people read it in an error message ("4519936 bytes, 4.3 MB"; MB of 1,048,576 bytes, as Mastodon counts). */
 export const describeBytes = (bytes: number): string => `${bytes} bytes, ${Math.floor((bytes / 1_048_576) * 10) / 10} MB`;
+
+/**
+ * Lambda's limit on a synchronous invocation's response payload (6 MB): the whole result object as
+ * JSON, `statusCode`, `headers` and the body as one JSON string. A larger result fails the invocation,
+ * and API Gateway answers a 500 of its own in place of the page; compression cannot help, since the
+ * limit applies before anything in front compresses.
+ */
+export const LAMBDA_RESPONSE_PAYLOAD_BYTES = 6_291_456;
+
+/**
+ * What a list's body may take of that payload, counted as it travels there (a JSON string inside the
+ * result, so every `"` and `\` of the body counts twice): 5 MiB, leaving 1 MiB for the result's
+ * other fields and headers (the Link header's carried parameters are bounded at about 40 KB by
+ * lib/paging; CORS, rate-limit and the metrics headers are a few hundred bytes). A page over this is
+ * shortened by size (./page.ts), so no list of statuses can fail as a whole because its items are large.
+ */
+export const PAGE_BODY_BUDGET_BYTES = 5 * 1_048_576;

@@ -17,6 +17,8 @@ import { notFound } from '../errors';
 
 /** A page: what to render, and the first and last interaction ids for the Link header. */
 export type ListResult<T> = { items: T[]; newest?: string; oldest?: string };
+/** `pagingIds`: each listed status's entry id (what `max_id`/`min_id` name), by the status's id. */
+export type StatusListResult = ListResult<Status> & { pagingIds: Map<string, string> };
 
 const bounds = (entries: ListEntry[]) => ({ newest: entries[0]?.id, oldest: entries[entries.length - 1]?.id });
 
@@ -45,10 +47,10 @@ export async function rebloggedBy(id: string, viewer: Account | undefined, page:
 }
 
 /** Statuses named by the entries, in entry order, without deleted ones or ones the viewer can no longer see. */
-async function statusesOf(entries: ListEntry[], viewer: Account): Promise<ListResult<Status>> {
+async function statusesOf(entries: ListEntry[], viewer: Account): Promise<StatusListResult> {
   const found = await statusesByIds(entries.map((e) => e.statusId));
   const statuses = entries.flatMap((e) => found.get(e.statusId) ?? []);
-  return { items: await visibleTo(viewer, statuses, 'saved'), ...bounds(entries) };
+  return { items: await visibleTo(viewer, statuses, 'saved'), ...bounds(entries), pagingIds: new Map(entries.map((e) => [e.statusId, e.id])) };
 }
 
 export const favouritesOf = async (viewer: Account, page: Page) => statusesOf(await accountFavouritesPage(viewer.id, page), viewer);

@@ -89,3 +89,31 @@ export function linkHeader(path: string, query: Record<string, unknown>, ids: Pa
   };
   return `${link({ max_id: ids.oldest })}; rel="next", ${link({ min_id: ids.newest })}; rel="prev"`;
 }
+
+// ---- a page shortened by size ----
+
+/**
+ * The part of a page (items in page order, newest first, with their sizes) that fits in `budget`,
+ * as slice bounds: the whole page when it fits, else the items next to where the client asked to
+ * start (the newest of a page read downwards, the oldest of one read upwards from `min_id`), so the
+ * links of the part kept lead on to the rest with nothing skipped. Never less than one item: an item
+ * over the budget alone is answered alone, so paging always moves on.
+ */
+export function fittingSlice(sizes: readonly number[], budget: number, ascending: boolean): { start: number; end: number } {
+  let used = 0;
+  if (!ascending) {
+    let end = 0;
+    while (end < sizes.length && (end === 0 || used + sizes[end]! <= budget)) used += sizes[end++]!;
+    return { start: 0, end };
+  }
+  let start = sizes.length;
+  while (start > 0 && (start === sizes.length || used + sizes[start - 1]! <= budget)) used += sizes[--start]!;
+  return { start, end: sizes.length };
+}
+
+/**
+ * The edges of a page cut short on one side: that side's link points from the last item kept
+ * (`kept`, the paging ids of the first and last item kept), the other keeps the page as read.
+ */
+export const cutEdges = (read: PageEdges, kept: { first: string; last: string }, ascending: boolean): PageEdges =>
+  ascending ? { newest: kept.first, oldest: read.oldest } : { newest: read.newest, oldest: kept.last };

@@ -210,6 +210,17 @@ describe('the answer API Gateway makes of a result', () => {
     }
   });
 
+  it('answers 500 for a result over Lambda\'s 6 MB response payload, counted as Lambda counts it (the result as JSON)', () => {
+    const answerOf = (body: string) => httpAnswer({ result: { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body } });
+    // 3.2 MB of quotes: 3.2 MB as a body, 6.4 MB once the result is JSON, as Lambda sends it.
+    const quoted = answerOf(`"${'"'.repeat(3_200_000)}"`);
+    expect(quoted.status).toBe(500);
+    expect(JSON.parse(quoted.body.toString())).toEqual({ message: 'Internal Server Error' });
+    expect(answerOf('x'.repeat(6_300_000)).status).toBe(500);
+    expect(answerOf('x'.repeat(6_200_000)).status).toBe(200);
+    expect(answerOf('x'.repeat(6_200_000)).body.length).toBe(6_200_000);
+  });
+
   it('puts the configured CORS headers on an allowed origin\'s answer, in place of the function\'s', () => {
     const cors = httpApiCors({ httpApi: { cors: { allowedOrigins: ['*'], exposedResponseHeaders: ['Link'], allowedMethods: ['GET'] } } });
     const fromFunction = httpAnswer({ result: { statusCode: 200, headers: { 'Access-Control-Allow-Origin': 'https://wrong.example', 'X-A': '1' }, body: '' } });
