@@ -34,7 +34,8 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
       { method: ctx.event.requestContext.http.method, path: `${ctx.path}${query}`, headers: ctx.headers, body: ctx.rawBody ?? Buffer.alloc(0) },
       input.username,
       {
-        // Read, not counted: a request whose key verifies after the fetch costs its sender nothing.
+        // Counted only when the request fails (a key that verifies after its fetch costs the sender nothing); read
+        // here for the one request that would spend a fetch, so a spent address never makes us fetch anything.
         beforeKeyFetch: async () => {
           const budget = await peek(throttles.inboxUnverified, subject);
           if (budget.count >= budget.limit) refuse({ ...budget, count: budget.count + 1 });

@@ -26,7 +26,7 @@ import type { ApDocument } from './vocab';
 
 /** A key fetch's own limit, connect and answer: an actor document is small, and honest servers answer in well under a second. */
 export const KEY_FETCH_TIMEOUT_MS = 2_500;
-/** How long one inbox request waits for its key fetches in all, from the first (the function is held that long at most by them). */
+/** How long one inbox request's verification may wait, its key fetches and their gate's reads in all (the function is held about that long at most). */
 export const KEY_WAIT_MS = 1_000;
 /** A key whose document was missing or unusable is not fetched again for this long. */
 export const KEY_FAILURE_WINDOW_MS = 5 * 60_000;
@@ -83,7 +83,7 @@ async function recordFailure(scope: 'key' | 'host', subject: string, windowMs: n
   }
 }
 
-/** The gate of one inbox request: its waiting on fetches is bounded by `waitMs` from the first; `beforeFetch` may refuse (the sender's budget). */
+/** The gate of one inbox request, made when its verification starts: it waits for fetches until `waitMs` from then; `beforeFetch` may refuse (the sender's budget). */
 export type KeyGate = {
   /** fetchObject behind the gate, for the key `keyId`. */
   fetchDocument: (keyId: string) => (url: string) => Promise<ApDocument>;
@@ -95,7 +95,7 @@ export type KeyGate = {
 
 export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<void> } = {}): KeyGate {
   let fetched = false;
-  let deadline: number | undefined;
+  const deadline = Date.now() + (opts.waitMs ?? KEY_WAIT_MS);
 
   const fetchDocument = (keyId: string) => async (url: string): Promise<ApDocument> => {
     const now = Date.now();
@@ -125,7 +125,6 @@ export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<voi
       throw new KeyFetchRefused(url, new HttpError(503, "Signature: too many key fetches to the key's server at once; try again", {}, retryAfter(limit)));
     }
     const started = Date.now();
-    deadline ??= started + (opts.waitMs ?? KEY_WAIT_MS);
     const work = fetchObject(url, { timeoutMs: limit })
       .then((doc) => {
         fetched = true;
