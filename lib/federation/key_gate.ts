@@ -36,6 +36,11 @@ export const HOST_FAILURE_WINDOW_MS = 60_000;
 export const FETCHES_PER_HOST = 2;
 
 let fetchTimeoutMs = KEY_FETCH_TIMEOUT_MS;
+let waitMs = KEY_WAIT_MS;
+/** Tests: a longer wait, so that an honest fetch on a busy test machine is not cut short (undefined restores it). */
+export function useKeyWait(ms: number | undefined): void {
+  waitMs = ms ?? KEY_WAIT_MS;
+}
 /** Tests: a longer key-fetch limit, so that a slot held by a server that never answers stays held while the test looks (undefined restores it). */
 export function useKeyFetchTimeout(ms: number | undefined): void {
   fetchTimeoutMs = ms ?? KEY_FETCH_TIMEOUT_MS;
@@ -95,7 +100,7 @@ export type KeyGate = {
 
 export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<void> } = {}): KeyGate {
   let fetched = false;
-  const deadline = Date.now() + (opts.waitMs ?? KEY_WAIT_MS);
+  const deadline = Date.now() + (opts.waitMs ?? waitMs);
 
   const fetchDocument = (keyId: string) => async (url: string): Promise<ApDocument> => {
     const now = Date.now();

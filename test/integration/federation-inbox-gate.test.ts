@@ -6,7 +6,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { handler } from '../../functions/activitypub/inbox';
 import { handler as createApp } from '../../functions/apps/create';
-import { abandonedKeyFetches, FETCHES_PER_HOST, useKeyFetchTimeout } from '../../lib/federation/key_gate';
+import { abandonedKeyFetches, FETCHES_PER_HOST, useKeyFetchTimeout, useKeyWait } from '../../lib/federation/key_gate';
+import { instanceSigner } from '../../lib/federation/keys';
 import { signRequest, type Signer } from '../../lib/federation/signatures';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
@@ -27,6 +28,8 @@ const aServer = async () => {
   return server;
 };
 
+// The instance actor's key pair signs every fetch: made once here, not inside a test's first fetch.
+beforeAll(() => instanceSigner());
 beforeEach(() => {
   queued.length = 0;
   process.env.STAGE = 'local';
@@ -38,6 +41,7 @@ afterEach(async () => {
   // A fetch the handler stopped waiting for ends once its server is gone: nothing of a test outlives it.
   await abandonedKeyFetches();
   useKeyFetchTimeout(undefined);
+  useKeyWait(undefined);
   process.env.STAGE = 'test';
   delete process.env.FEDERATION_ALLOW_PRIVATE;
 });
@@ -62,6 +66,8 @@ function signedPost(body: string, signer: Signer, opts: { sourceIp: string; url?
 
 describe('honest peers', () => {
   it('takes the first delivery of an actor not yet known, fetching its key once', async () => {
+    // What is tested is the path, not the machine's speed: a loaded one may take more than a second on loopback.
+    useKeyWait(60_000);
     const server = await aServer();
     const actor = aRemoteActor(server.origin, 'hana');
     server.serve(actor.doc);
