@@ -11,11 +11,12 @@ import { badRequest, HttpError, notFound, tooLarge, unauthorized, unsupportedMed
 import { log } from '../log';
 import { enqueue } from '../queue';
 import { jsonNestsDeeper } from '../schema';
-import { isLocalDomain, lookupKey } from './actor_store';
+import { lookupKey } from './actor_store';
 import { refuseSuspendedActor, refuseSuspendedSigner } from './domain_gate';
 import { INLINE_ACTIVITY_MAX_BYTES, stashBody } from './inbox_body';
 import { keyGate, type KeyGate } from './key_gate';
 import { requestKeyId, verifyRequest, type KeyLookup } from './signatures';
+import { isOurHost } from './urls';
 import { idOf } from './vocab';
 
 /** Mastodon refuses larger activities too; no legitimate one comes near. */
@@ -99,7 +100,7 @@ export async function receiveInboxRequest(
   await refuseSuspendedSigner(req.headers, req.path);
   // The signature covers Host (verifyRequest requires it): one made for another server is not for us, whoever relays it.
   const host = req.headers.host;
-  if (host !== undefined && !isLocalDomain(host)) throw refused(req, `Signature: signed for the host ${host}, not this instance`);
+  if (host !== undefined && !isOurHost(host)) throw refused(req, `Signature: signed for the host ${host}, not this instance`);
   const type = mediaTypeOf(req.headers);
   if (type !== '' && !ACCEPTED_TYPES.has(type)) throw unsupportedMediaType(`Unsupported content type: ${type}`);
   const activity = parseActivity(req.body);
