@@ -102,7 +102,8 @@ export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<voi
   let fetched = false;
   const deadline = Date.now() + (opts.waitMs ?? waitMs);
 
-  const fetchDocument = (keyId: string) => async (url: string): Promise<ApDocument> => {
+  /** The checks, the slot, the fetch and its bookkeeping: all of it may outlast the request's wait. */
+  const gatedFetch = async (keyId: string, url: string): Promise<ApDocument> => {
     const now = Date.now();
     const host = hostOf(url);
     let until = knownFailure(`key#${keyId}`, now) ?? knownFailure(`host#${host}`, now);
@@ -143,6 +144,13 @@ export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<voi
         throw err;
       })
       .finally(() => releaseKeyFetchSlot(host, slot, lease).catch((err: unknown) => log.warn('key gate: slot not released', { host, err })));
+    return work;
+  };
+
+  // The gate's own reads count against the wait too: a slow table must not hold the request either (a slot taken
+  // after the request stopped waiting frees itself at its `until`).
+  const fetchDocument = (keyId: string) => async (url: string): Promise<ApDocument> => {
+    const work = gatedFetch(keyId, url);
     try {
       return await withinBudget(work, deadline);
     } catch (err) {
@@ -150,7 +158,7 @@ export function keyGate(opts: { waitMs?: number; beforeFetch?: () => Promise<voi
       const settled = work.catch(() => undefined).finally(() => abandoned.delete(settled));
       abandoned.add(settled);
       log.info('key gate: key fetch still running when its request stopped waiting', { keyId, url });
-      throw new KeyFetchRefused(url, new HttpError(503, "Signature: the key's server is slow to answer; try again", {}, retryAfter(limit)));
+      throw new KeyFetchRefused(url, new HttpError(503, 'Signature: the key could not be had in time; try again', {}, retryAfter(fetchTimeoutMs)));
     }
   };
 
