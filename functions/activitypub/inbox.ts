@@ -1,13 +1,14 @@
 // POST /users/:username/inbox and POST /inbox (ActivityPub §7, server-to-server;
 // signatures as https://docs.joinmastodon.org/spec/security/#http): the activity is
 // verified and queued here, then handled by the inbox worker; the sender gets 202.
-// Requests that cannot be verified are counted per address (throttles.inboxUnverified):
-// past the budget they are answered 429 and cost no key fetch.
+// Requests that cannot be verified are counted per address (throttles.inboxUnverified, only
+// when they fail: an honest peer's deliveries verify and cost it nothing): past the budget
+// they are answered 429 and cost no key fetch.
 import { z } from 'zod';
 import { HttpError } from '../../lib/errors';
 import { receiveInboxRequest } from '../../lib/federation/inbox_request';
 import { http, Reply, type Ctx } from '../../lib/http';
-import { addressSubject, hit, peek, spent, throttles, tooManyRequests, type Budget } from '../../lib/http/ratelimit';
+import { addressSubject, hit, spent, throttles, tooManyRequests, type Budget } from '../../lib/http/ratelimit';
 
 /** `username` for a personal inbox; absent for the shared inbox. */
 export const schema = z.object({ username: z.string().min(1).optional() });
@@ -34,11 +35,11 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
       { method: ctx.event.requestContext.http.method, path: `${ctx.path}${query}`, headers: ctx.headers, body: ctx.rawBody ?? Buffer.alloc(0) },
       input.username,
       {
-        // Counted only when the request fails (a key that verifies after its fetch costs the sender nothing); read
-        // here for the one request that would spend a fetch, so a spent address never makes us fetch anything.
+        // A request that would spend a key fetch asks this instance's tally, no table read: an address spent here is
+        // refused before anything (above); one spent in another instance is refused here after its next failure.
         beforeKeyFetch: async () => {
-          const budget = await peek(throttles.inboxUnverified, subject);
-          if (budget.count >= budget.limit) refuse({ ...budget, count: budget.count + 1 });
+          const budget = spentBudgets.get(subject);
+          if (budget && budget.resetAt.getTime() > Date.now()) refuse(budget);
         },
       },
     );

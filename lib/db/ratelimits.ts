@@ -3,7 +3,7 @@
 // and removed by TTL once its window is over.
 import { z } from 'zod';
 import * as keys from './keys';
-import { getItem, updateItem } from './table';
+import { updateItem } from './table';
 
 const counterItem = z.object({ hits: z.number().int(), expiresAt: z.number() });
 
@@ -24,9 +24,4 @@ export async function countHit(throttle: string, subject: string, windowStart: n
   // No condition, so DynamoDB always answers the item.
   if (!counter) throw new Error('rate counter update answered no item');
   return counter.hits;
-}
-
-/** A window's count so far, without counting: 0 before its first hit. One GetItem (eventually consistent). */
-export async function hitsSoFar(throttle: string, subject: string, windowStart: number): Promise<number> {
-  return (await getItem(keys.rateCounter(throttle, subject, windowStart), counterItem))?.hits ?? 0;
 }

@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { uncountedWrites } from '../aws';
 import { config } from '../config';
-import { countHit, hitsSoFar } from '../db/ratelimits';
+import { countHit } from '../db/ratelimits';
 import { HttpError } from '../errors';
 import { rateTally } from './rate_tally';
 import { Reply } from './reply';
@@ -48,9 +48,10 @@ export const throttles = {
   /**
    * Not Mastodon's (its inbox has none; Rack::Attack's general throttle covers it): inbox POSTs that could not be
    * verified (no key, a key that cannot be fetched, a bad signature), per address. Each may cost a key fetch; an
-   * honest server's deliveries verify and are not counted, its few first deliveries of an actor included.
+   * honest server's deliveries verify and are not counted, its few first deliveries of an actor included. Tallied
+   * (written in batches): a flood of them costs about one write in ten, not one each.
    */
-  inboxUnverified: { name: 'inbox-unverified', limit: 100, periodSeconds: 5 * 60 },
+  inboxUnverified: { name: 'inbox-unverified', limit: 100, periodSeconds: 5 * 60, tallied: true },
 } satisfies Record<string, Throttle>;
 
 /** A throttle's state once this request is counted. */
@@ -81,13 +82,6 @@ export async function hit(throttle: Throttle, subject: string, at: number = Date
 }
 
 export const spent = (budget: Budget) => budget.count > budget.limit;
-
-/** A throttle's state without counting this request (an untallied throttle): is there room for one more? */
-export async function peek(throttle: Throttle, subject: string, at: number = Date.now()): Promise<Budget> {
-  const start = windowStart(throttle, at);
-  const count = await hitsSoFar(throttle.name, subject, start);
-  return { limit: limitOf(throttle), count, resetAt: new Date((start + throttle.periodSeconds) * 1000) };
-}
 
 export function rateLimitHeaders(budget: Budget): Record<string, string> {
   return {
