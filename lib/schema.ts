@@ -44,3 +44,30 @@ export const intString = z.preprocess(
 
 /** An integer query parameter (`offset`, `limit`), read as `Number()` reads it; bound it at the use. */
 export const intParam = z.coerce.number({ invalid_type_error: 'must be a number' }).int();
+
+/**
+ * How deep a JSON body may nest (objects and arrays): the json gem's default `max_nesting`, which Mastodon's
+ * parser keeps. No ActivityPub document or API body comes near it; far deeper ones make JSON.stringify (and any
+ * recursive walk) overflow the stack, a 500 instead of the client's 400.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * Does this JSON text nest deeper than `max`? One pass over the characters, no recursion and no parse, so it can run
+ * before anything builds the value: brackets inside strings (escapes included) do not count.
+ */
+export function jsonNestsDeeper(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}

@@ -38,6 +38,13 @@ export const appTokensPartition = (clientId: string) => `APPTOKENS#${clientId}`;
  * epoch seconds); the subject is an address (IPv6 cut to its /64) or a SHA-256 (token, e-mail). Expires by TTL.
  */
 export const rateCounter = (throttle: string, subject: string, windowStart: number): Key => ({ PK: `RATE#${throttle}#${subject}`, SK: `W#${windowStart}` });
+/**
+ * A key fetch that failed lately (lib/federation/key_gate.ts): per key id (its document was missing or no key) or per
+ * host (the server did not answer), by SHA-256, with the time it stands until; expires by TTL.
+ */
+export const keyFetchFailure = (scope: 'key' | 'host', subject: string): Key => ({ PK: `KEYFAIL#${scope}#${sha256(subject)}`, SK: 'KEYFAIL' });
+/** One of the few key fetches a host may have outstanding at once (lib/federation/key_gate.ts), held until its `until`. */
+export const keyFetchSlot = (host: string, slot: number): Key => ({ PK: `KEYFETCH#${host}`, SK: `SLOT#${slot}` });
 /** An authorization code, by the SHA-256 of its value; expires by TTL. */
 export const authCode = (codeHash: string): Key => ({ PK: `CODE#${codeHash}`, SK: 'CODE' });
 /** A browser login session of the authorize page, by the SHA-256 of the cookie. */

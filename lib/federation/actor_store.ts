@@ -20,6 +20,7 @@ import { log } from '../log';
 import { readActorEmojiTags } from './emoji_tags';
 import { FetchFailed, fetchObject } from './fetch';
 import { passesUrlRules } from './guard';
+import { KeyFetchRefused } from './key_gate';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
 import { htmlToText, sanitizeRemoteHtml } from './sanitize';
 import type { KeyLookup } from './signatures';
@@ -154,6 +155,9 @@ export function isLocalDomain(domain: string): boolean {
   return d === local || d === local.split(':')[0] || d === new URL(config.baseUrl).host.toLowerCase();
 }
 
+/** GETs an ActivityPub document (./fetch.ts fetchObject, or the same behind a gate); throws FetchFailed. */
+export type FetchDocument = (url: string) => Promise<ApDocument>;
+
 /** What follows the save of an actor's account (its featured collection read, or nothing); answers the account. */
 export type AfterSave = (account: Account) => Promise<Account>;
 
@@ -200,10 +204,13 @@ export function actorStore(afterSave: AfterSave) {
     return stored;
   }
 
-  /** The stored account, refetched (keeping the key `keyId` if it has several); a failed refetch keeps the stored one (logged). */
-  async function refetch(stored: Account, keyId = stored.publicKeyId ?? undefined): Promise<Account> {
+  /**
+   * The stored account, refetched (keeping the key `keyId` if it has several); a failed refetch keeps the stored one (logged).
+   * `fetchDocument`: how the document is fetched (a signature check's goes through its gate, ./key_gate.ts).
+   */
+  async function refetch(stored: Account, keyId = stored.publicKeyId ?? undefined, fetchDocument: FetchDocument = fetchObject): Promise<Account> {
     try {
-      const doc = await fetchObject(stored.uri!);
+      const doc = await fetchDocument(stored.uri!);
       // A document about another actor (a moved or recycled id) does not replace this one.
       if (doc.id !== stored.uri) return stored;
       return (await saveActorDocument(doc, { fetchedFrom: stored.uri!, keyId })) ?? stored;
@@ -221,19 +228,19 @@ export function actorStore(afterSave: AfterSave) {
    * Undefined when there is no such actor (404/410, not an actor); throws FetchFailed when its
    * server cannot be asked now.
    */
-  async function accountByActorUri(uri: string, opts: { fetch?: boolean; refresh?: boolean } = {}): Promise<Account | undefined> {
+  async function accountByActorUri(uri: string, opts: { fetch?: boolean; refresh?: boolean; fetchDocument?: FetchDocument } = {}): Promise<Account | undefined> {
     if (!httpUrl(uri)) return undefined;
     if (isLocalUrl(uri)) return localActor(uri);
     const mayFetch = opts.fetch !== false;
     const stored = await remoteAccountByUri(uri);
     if (stored) {
       const due = opts.refresh ? !fetchedWithin(stored, REFETCH_AT_MOST_EVERY_MS) : isStale(stored);
-      return mayFetch && due ? refetch(stored) : stored;
+      return mayFetch && due ? refetch(stored, undefined, opts.fetchDocument) : stored;
     }
     if (!mayFetch) return undefined;
     let doc: ApDocument;
     try {
-      doc = await fetchObject(uri);
+      doc = await (opts.fetchDocument ?? fetchObject)(uri);
     } catch (err) {
       if (isGone(err)) return undefined;
       throw err;
@@ -276,15 +283,15 @@ const rememberOwner = (keyId: string, owner: string) => {
 };
 
 /** The account owning `keyId`, from the key's own document when it is not a stored actor's URI. */
-async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
+async function keyOwnerByFetch(keyId: string, fetchDocument: FetchDocument): Promise<Account | undefined> {
   const docUrl = keyId.replace(/#.*$/, '');
-  const doc = await fetchObject(docUrl);
+  const doc = await fetchDocument(docUrl);
   if (isActorType(doc) && doc.id === docUrl) return withoutPins.saveActorDocument(doc, { fetchedFrom: docUrl, keyId });
   // A key document naming its owner, or a stub of the actor served at the key's URL: the
   // owner, on the key's origin, is the actor to read.
   const owner = isActorType(doc) ? idOf(doc.id) : idOf(doc.owner);
   if (!owner || !httpUrl(owner) || !sameOrigin(owner, keyId)) return undefined;
-  return withoutPins.accountByActorUri(owner);
+  return withoutPins.accountByActorUri(owner, { fetchDocument });
 }
 
 /**
@@ -295,19 +302,25 @@ async function keyOwnerByFetch(keyId: string): Promise<Account | undefined> {
  *
  * Inside a signature check (an HTTP request waits on it), an actor saved has its featured collection read
  * later (its next refresh, an Update, an Add), not now: up to seven more requests would hold up the request.
+ * `fetchDocument`: how its documents are fetched (the inbox's goes through ./key_gate.ts).
  */
-export const lookupKey: KeyLookup = async (keyId, { refresh }) => {
+export const lookupKey = async (
+  keyId: string,
+  { refresh, fetchDocument = fetchObject }: { refresh: boolean; fetchDocument?: FetchDocument },
+): ReturnType<KeyLookup> => {
   if (!httpUrl(keyId) || isLocalUrl(keyId)) return undefined;
   try {
     let account = await remoteAccountByUri(keyOwners.get(keyId) ?? keyId.replace(/#.*$/, ''));
-    if (!account) account = await keyOwnerByFetch(keyId);
+    if (!account) account = await keyOwnerByFetch(keyId, fetchDocument);
     if (!account?.uri) return undefined;
     const due = refresh || isStale(account) || account.publicKeyId !== keyId;
-    if (due && !fetchedWithin(account, REFETCH_AT_MOST_EVERY_MS)) account = await withoutPins.refetch(account, keyId);
+    if (due && !fetchedWithin(account, REFETCH_AT_MOST_EVERY_MS)) account = await withoutPins.refetch(account, keyId, fetchDocument);
     if (account.publicKeyId !== keyId || !account.publicKeyPem) return undefined;
     if (account.uri !== keyId.replace(/#.*$/, '')) rememberOwner(keyId, account.uri!);
     return { publicKeyPem: account.publicKeyPem, ownerUri: account.uri! };
   } catch (err) {
+    // The gate's refusal (a 503 to retry, a 429) is the request's answer, not an unknown key.
+    if (err instanceof KeyFetchRefused) throw err.answer;
     if (err instanceof FetchFailed) {
       log.info('key lookup failed', { keyId, reason: err.reason });
       return undefined;

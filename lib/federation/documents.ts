@@ -26,7 +26,7 @@ import {
 } from './render';
 import { verifyRequest } from './signatures';
 import { lookupSignerKey, storedSigner } from './signer_keys';
-import { apUrls } from './urls';
+import { apUrls, isOurHost } from './urls';
 
 /** Items per page: Mastodon's outbox pages hold 20 activities, its follower pages 40 actors. */
 export const OUTBOX_PAGE_SIZE = 20;
@@ -62,6 +62,11 @@ export type Requester = () => Promise<Signer | undefined>;
 export function signedRequester(req: IncomingRequest): Requester {
   return async () => {
     if (!req.headers.signature) return undefined;
+    // Signed for another server (the signature covers Host): a request replayed here by that server speaks for nobody.
+    if (req.headers.host !== undefined && !isOurHost(req.headers.host)) {
+      log.debug('signed fetch refused', { reason: `signed for the host ${req.headers.host}`, path: req.path });
+      return undefined;
+    }
     const verified = await verifyRequest(req, lookupSignerKey);
     if (!verified.ok) {
       log.debug('signed fetch refused', { reason: verified.reason, path: req.path });

@@ -9,6 +9,7 @@ import https from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { config, SOFTWARE } from '../config';
+import { jsonNestsDeeper } from '../schema';
 import { checkOutboundUrl, DestinationRefused, outboundLookup } from './guard';
 import { signRequest, type Signer } from './signatures';
 import { instanceSigner } from './keys';
@@ -198,10 +199,12 @@ export async function guardedGet(
   }
 }
 
-/** The body as a JSON object (not an array, not a scalar), or undefined. */
+/** The body as a JSON object (not an array, not a scalar), or undefined; one nested deeper than any document is refused unread. */
 export function jsonObject(body: Buffer): Record<string, unknown> | undefined {
+  const text = body.toString('utf8');
+  if (jsonNestsDeeper(text)) return undefined;
   try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -218,12 +221,12 @@ const originOf = (url: string): string | undefined => {
 
 /**
  * GET an ActivityPub document (Accept: application/activity+json), signed by `signer`
- * (the instance actor when omitted), 10 s timeout, at most 1 MB; a JSON object or FetchFailed.
+ * (the instance actor when omitted), within `timeoutMs` (10 s by default), at most 1 MB; a JSON object or FetchFailed.
  * Its `id` must be on the origin it was finally served from: a server speaks only for its own objects.
  */
-export async function fetchObject(url: string, opts: { signer?: Signer } = {}): Promise<Record<string, unknown>> {
+export async function fetchObject(url: string, opts: { signer?: Signer; timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
   const signer = opts.signer ?? (await instanceSigner());
-  const answer = await guardedGet(url, { accept: ACCEPT_AP, signer });
+  const answer = await guardedGet(url, { accept: ACCEPT_AP, signer, timeoutMs: opts.timeoutMs });
   const doc = jsonObject(answer.body);
   if (!doc) throw new FetchFailed(answer.url, 'is not a JSON object');
   const id = typeof doc.id === 'string' ? doc.id : undefined;

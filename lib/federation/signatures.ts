@@ -7,6 +7,7 @@
 // runs the cheap checks first (shape, covered headers, Date, Digest) so that a
 // malformed or stale request never makes us fetch a key.
 import { createHash, createPrivateKey, createPublicKey, createSign, verify, type KeyObject } from 'node:crypto';
+import { HttpError } from '../errors';
 import { log } from '../log';
 
 export type SignedHeaders = Record<string, string>;
@@ -121,6 +122,12 @@ function signatureOf(headers: Record<string, string | undefined>): string | unde
   return auth && /^signature\s+/i.test(auth) ? auth.replace(/^signature\s+/i, '') : undefined;
 }
 
+/** The keyId a request's signature names (Signature header or Authorization: Signature), if it parses. */
+export function requestKeyId(headers: Record<string, string | undefined>): string | undefined {
+  const header = signatureOf(lowerCased(headers));
+  return header ? parseSignatureHeader(header)?.keyId : undefined;
+}
+
 /** `rsa-sha256`, `hs2019` (the key decides: RSA here), or none (the key decides). */
 const ACCEPTED_ALGORITHMS = new Set([undefined, 'rsa-sha256', 'hs2019']);
 
@@ -222,11 +229,15 @@ export async function verifyRequest(
   return fail('bad signature');
 }
 
-/** A key that cannot be had (its server down, its document broken) is an unverifiable request, not our failure. */
+/**
+ * A key that cannot be had (its server down, its document broken) is an unverifiable request, not our failure; a
+ * lookup that decides the answer itself (an HttpError: the inbox's key gate, lib/federation/key_gate.ts) is let through.
+ */
 async function lookupQuietly(lookup: KeyLookup, keyId: string, refresh: boolean) {
   try {
     return await lookup(keyId, { refresh });
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     log.warn('signature: key lookup failed', { keyId, refresh, err });
     return undefined;
   }

@@ -66,3 +66,14 @@ export function isLocalUrl(url: string): boolean {
     return false;
   }
 }
+
+/**
+ * Is `host` (a request's Host header: host[:port]) this instance's? BASE_URL's host, or LOCAL_DOMAIN with or without
+ * its port (handles may name another domain than the one serving). A signature covers Host: one made for another
+ * server and replayed here is refused by this.
+ */
+export function isOurHost(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  const domain = config.domain.toLowerCase();
+  return h === new URL(base()).host.toLowerCase() || h === domain || h === domain.split(':')[0];
+}

@@ -4,6 +4,7 @@ import type { IParseOptions } from 'qs';
 import parseQs from 'qs/lib/parse.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { HttpError, badRequest, tooLarge, unsupportedMediaType } from '../errors';
+import { jsonNestsDeeper } from '../schema';
 import { describeBytes, uploadSizeLimit } from './limits';
 
 export type UploadedFile = {
@@ -42,9 +43,12 @@ export async function parseBody(event: APIGatewayProxyEventV2, limits: BodyLimit
   if (body.length === 0) return {};
   const type = (header(event, 'content-type') ?? '').toLowerCase();
   if (type.startsWith('application/json') || type === '' || type.endsWith('+json')) {
+    const text = body.toString('utf8');
+    // Refused before it is parsed: whatever reads the value later (validation, logging, a write) may recurse over it.
+    if (jsonNestsDeeper(text)) throw badRequest('Error occurred while parsing request parameters: nested too deeply');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw badRequest('Error occurred while parsing request parameters');
     }

@@ -45,6 +45,13 @@ export const throttles = {
   mediaUpload: { name: 'media', limit: 30, periodSeconds: 30 * 60, per: 'account' },
   /** throttle_api_delete: DELETE /api/v1/statuses/:id and POST .../unreblog, per account (each fans out to every follower). */
   statusDelete: { name: 'delete', limit: 30, periodSeconds: 30 * 60, per: 'account' },
+  /**
+   * Not Mastodon's (its inbox has none; Rack::Attack's general throttle covers it): inbox POSTs that could not be
+   * verified (no key, a key that cannot be fetched, a bad signature), per address. Each may cost a key fetch; an
+   * honest server's deliveries verify and are not counted, its few first deliveries of an actor included. Tallied
+   * (written in batches): a flood of them costs about one write in ten, not one each.
+   */
+  inboxUnverified: { name: 'inbox-unverified', limit: 100, periodSeconds: 5 * 60, tallied: true },
 } satisfies Record<string, Throttle>;
 
 /** A throttle's state once this request is counted. */

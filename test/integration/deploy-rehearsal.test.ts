@@ -290,6 +290,13 @@ describe('serverless package --stage prod', () => {
     expect(sse.Properties.ReservedConcurrentExecutions).toBe(50);
   });
 
+  it('reserves concurrency for the inbox functions: a flood of inbox POSTs never takes the API\'s share', () => {
+    for (const name of ['ActivitypubInboxLambdaFunction', 'ActivitypubSharedInboxLambdaFunction']) {
+      const [, inbox] = ofType('AWS::Lambda::Function').find(([id]) => id === name)!;
+      expect(inbox.Properties.ReservedConcurrentExecutions).toBe(25);
+    }
+  });
+
   it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
     for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue', 'CardsDeadLetterQueue']) {

@@ -316,6 +316,8 @@ describe('statuses as Notes', () => {
       ['signed for another path', () => signedBy(follower, noteAt(unlisted))],
       ['with a forged signature', () => ({ ...signedBy(follower, noteAt(privateStatus)), signature: signedBy(stranger, noteAt(privateStatus)).signature!.replace(stranger.keyId, follower.keyId) })],
       ['signed with a stale date', () => signRequest({ method: 'GET', url: `${BASE}${noteAt(privateStatus)}` }, { keyId: follower.keyId, privateKeyPem: follower.privateKeyPem }, new Date(Date.now() - 2 * 3600_000))],
+      // What a follower signed for another server, replayed here by that server.
+      ['signed by a follower for another host', () => signRequest({ method: 'GET', url: `https://elsewhere.example${noteAt(privateStatus)}` }, { keyId: follower.keyId, privateKeyPem: follower.privateKeyPem })],
     ])('a followers-only status is not found %s', async (_how, headers) => {
       expectNotFound(await fetchNote(privateStatus, headers()));
       expectNotFound(await get(activity, `${noteAt(privateStatus)}/activity`, { username: bob.username, id: privateStatus.id }, headers()));

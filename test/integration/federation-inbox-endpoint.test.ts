@@ -35,10 +35,16 @@ const aRemoteActor = (username: string, domain = 'remote.example'): Promise<Remo
 
 let bob: RemoteActor;
 let carol: RemoteActor;
+let dave: RemoteActor;
 let alice: Account;
 
 beforeAll(async () => {
-  [bob, carol, alice] = await Promise.all([aRemoteActor('bob'), aRemoteActor('carol', 'other.example'), aUser({ username: 'alice' }).then((u) => u.account)]);
+  [bob, carol, dave, alice] = await Promise.all([
+    aRemoteActor('bob'),
+    aRemoteActor('carol', 'other.example'),
+    aRemoteActor('dave'),
+    aUser({ username: 'alice' }).then((u) => u.account),
+  ]);
 });
 beforeEach(() => {
   queued.length = 0;
@@ -141,11 +147,17 @@ describe('POST /users/:username/inbox and POST /inbox: accepted', () => {
       fetchedAt: new Date().toISOString(),
     });
     expect(await createRemoteAccount(stored)).toBe(true);
-    await receiveInboxRequest(
-      { method: recorded.method, path: recorded.url, headers: recorded.headers, body: Buffer.from(recorded.rawBody, 'utf8') },
-      'probe',
-      { now: new Date(recorded.headers.date) },
-    );
+    // Recorded from a server delivering to an instance at probe.test: its signature covers that Host.
+    process.env.LOCAL_DOMAIN = recorded.headers.host;
+    try {
+      await receiveInboxRequest(
+        { method: recorded.method, path: recorded.url, headers: recorded.headers, body: Buffer.from(recorded.rawBody, 'utf8') },
+        'probe',
+        { now: new Date(recorded.headers.date) },
+      );
+    } finally {
+      delete process.env.LOCAL_DOMAIN;
+    }
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({ activity: recorded.body, signer: actor.id });
   });
@@ -161,7 +173,8 @@ describe('POST /users/:username/inbox and POST /inbox: refused, nothing queued o
     ['a signature by another key than the one named', () => signedPost('/users/alice/inbox', follow(), stranger()), 401, 'Signature: bad signature'],
     ['a body that does not match its Digest', () => signedPost('/users/alice/inbox', follow(), bob.signer, { sent: follow().replace('Follow', 'Block') }), 401, 'Signature: digest mismatch'],
     ['a stale Date', () => signedPost('/inbox', follow(), bob.signer, { now: new Date(Date.now() - 2 * 3600_000) }), 401, 'Signature: date out of range'],
-    ['an activity whose actor does not own the key', () => signedPost('/inbox', follow(), carol.signer), 401, "Signature: the key does not belong to the activity's actor"],
+    ['an activity whose actor is on another server than the key', () => signedPost('/inbox', follow(), carol.signer), 401, "Signature: the key is not on the server of the activity's actor"],
+    ['an activity whose actor does not own the key', () => signedPost('/inbox', follow(), dave.signer), 401, "Signature: the key does not belong to the activity's actor"],
     ['JSON that is not an object', () => signedPost('/inbox', '["Follow"]', bob.signer), 400, 'The body is not an ActivityStreams activity'],
     ['a bare JSON string', () => signedPost('/inbox', '"Follow"', bob.signer), 400, 'The body is not an ActivityStreams activity'],
     ['an object without an actor', () => signedPost('/inbox', JSON.stringify({ type: 'Follow', object: 'x' }), bob.signer), 400, 'The body is not an ActivityStreams activity'],
