@@ -51,11 +51,11 @@ export function useManagementApi(answer: (req: ManagementRequest, res: ServerRes
  * Opens a WebSocket connection through the real $connect handler (with the user's token
  * when given, and the stream query) and answers its connection id; throws when refused.
  */
-export async function connectThroughHandler(token: string | undefined, query: Record<string, string>): Promise<string> {
+export async function connectThroughHandler(token: string | undefined, query: Record<string, string>, sourceIp = '192.0.2.1'): Promise<string> {
   const [{ randomUUID }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
   const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
   const res = await connect({
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
+    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID(), identity: { sourceIp } },
     headers: { Host: 'social.example' },
     queryStringParameters: token ? { access_token: token, ...query } : query,
     isBase64Encoded: false,
