@@ -28,7 +28,7 @@
 import { z } from 'zod';
 import * as keys from './keys';
 import type { Key } from './keys';
-import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, queryAll, transact, type TransactItem } from './table';
+import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, type TransactItem } from './table';
 
 /** API Gateway closes a WebSocket after 2 hours; a day is a safe upper bound. */
 export const CONNECTION_TTL_SECONDS = 24 * 60 * 60;
@@ -411,4 +411,27 @@ export async function subscribersOf(channel: string): Promise<Subscription[]> {
   );
   const now = Math.floor(Date.now() / 1000);
   return items.filter((s) => s.expiresAt > now);
+}
+
+/**
+ * Up to `limit` subscription items of a channel in key order, starting after the key `after` (an SK): one
+ * Query of a bounded page, so a publisher's work per call is bounded whatever the number of listeners. Each row
+ * has its SK (a cursor to resume after it) and its subscription, or none when it has expired (TTL deletion is
+ * lazy). `more`: the channel has items past this page.
+ */
+export async function subscribersPage(channel: string, after: string | undefined, limit: number): Promise<{ rows: { sk: string; sub?: Subscription }[]; more: boolean }> {
+  const page = await query(
+    {
+      KeyConditionExpression: 'PK = :p',
+      ExpressionAttributeValues: { ':p': keys.channelPartition(channel) },
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: { PK: keys.channelPartition(channel), SK: after } } : {}),
+    },
+    z.object({ SK: z.string() }).and(subscriptionItem),
+  );
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    rows: page.items.map(({ SK, ...sub }) => ({ sk: SK, ...(sub.expiresAt > now ? { sub } : {}) })),
+    more: page.lastKey !== undefined,
+  };
 }

@@ -31,6 +31,7 @@ import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
 import { fanOutUpdate } from './fanout_update';
+import { continueSharedPublish } from '../streaming/publish';
 import { countReply } from '../trends';
 
 /**
@@ -41,7 +42,7 @@ import { countReply } from '../trends';
 export const CLAIM_STALE_MS = 300_000;
 
 /** The messages that walk followers page by page (an edit's `update` is one page, run again whole on a retry). */
-type PagedMessage = Exclude<FanoutMessage, { type: 'update' }>;
+type PagedMessage = Exclude<FanoutMessage, { type: 'update' | 'stream' }>;
 
 /** Enqueues the page after `message`'s, unless another delivery of the same page has (or is about to). */
 async function enqueueNextPage(message: PagedMessage, next: string): Promise<void> {
@@ -65,6 +66,8 @@ export const tagNamesOf = (status: Pick<Status, 'uri' | 'text' | 'tags'>): Map<s
 export async function processFanout(message: FanoutMessage): Promise<void> {
   // An edit has no pages and no markers: run again, it publishes the same version again (clients key statuses by id).
   if (message.type === 'update') return fanOutUpdate(message.statusId);
+  // A page of public and hashtag listeners past the posting path's share: it queues its own next page.
+  if (message.type === 'stream') return void (await continueSharedPublish(message));
   const after = message.after ?? '';
   if (await fanoutPageDone(message.statusId, message.type, after)) {
     log.info('fanout: page delivered again after it was done', { statusId: message.statusId, type: message.type, after: message.after });

@@ -49,10 +49,12 @@ export function useManagementApi(answer: (req: ManagementRequest, res: ServerRes
 
 /**
  * Opens a WebSocket connection through the real $connect handler (with the user's token
- * when given, and the stream query) and answers its connection id; throws when refused.
+ * when given, and the stream query, from `sourceIp`) and answers its connection id; throws when refused.
  */
-export async function connectThroughHandler(token: string | undefined, query: Record<string, string>, sourceIp = '192.0.2.1'): Promise<string> {
-  const [{ randomUUID }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
+export async function connectThroughHandler(token: string | undefined, query: Record<string, string>, sourceIp?: string): Promise<string> {
+  const [{ randomUUID, randomInt }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
+  // Each its own address unless one is given: the per-address limit is streaming-limits.test.ts's concern.
+  sourceIp ??= `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`;
   const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
   const res = await connect({
     requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID(), identity: { sourceIp } },
