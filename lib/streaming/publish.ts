@@ -45,7 +45,7 @@ import { log } from '../log';
 import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, withoutSilencedDomains } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
-import { hiddenByFilter, personalize, renderShared, type StatusView } from './render';
+import { fitStatusPayload, hiddenByFilter, personalize, renderShared, type StatusView } from './render';
 
 export type StreamEventName = 'update' | 'status.update' | 'notification' | 'delete' | 'filters_changed';
 /** A new status is `update`; an edited one `status.update` (Mastodon 3.5), to the streams that hold it. */
@@ -139,7 +139,21 @@ type Outgoing = { sub: Subscription; payload: string | null };
 async function send(event: StreamEventName, outgoing: Outgoing[]): Promise<{ sent: number; gone: number }> {
   const gone: Subscription[] = [];
   let sent = 0;
-  await mapBounded(outgoing, SEND_CONCURRENCY, async ({ sub, payload }) => {
+  const fitted = new Map<string, string | undefined>();
+  await mapBounded(outgoing, SEND_CONCURRENCY, async ({ sub, payload: rendered }) => {
+    let payload = rendered;
+    if (payload !== null && (event === 'update' || event === 'status.update')) {
+      // The frame around the payload: `{"stream":[...],"event":"...","payload":}`.
+      const overhead = Buffer.byteLength(JSON.stringify({ stream: sub.frame, event, payload: '' })) - 2;
+      const key = `${overhead}|${payload}`;
+      if (!fitted.has(key)) fitted.set(key, fitStatusPayload(payload, overhead));
+      const fit = fitted.get(key);
+      if (fit === undefined) {
+        log.warn('streaming: a status event too large for a WebSocket frame was not sent', { connectionId: sub.connectionId, event, bytes: payload.length });
+        return;
+      }
+      payload = fit;
+    }
     const frame = payload === null ? { stream: sub.frame, event } : { stream: sub.frame, event, payload };
     try {
       if (await sendFrame(sub.connectionId, frame)) sent++;

@@ -9,7 +9,7 @@ import { SHARED_PAGE_SIZE } from '../../lib/streaming/publish';
 import { fanOutPage } from '../../lib/timelines/fanout';
 import { processFanout } from '../../lib/timelines/fanout_queue';
 import { aPostedStatus, aUser } from '../support/factories';
-import { connectThroughHandler, useManagementApi } from '../support/management-api';
+import { connectThroughHandler, MAX_POST_BYTES, useManagementApi } from '../support/management-api';
 
 const frames: { connectionId: string; event: string; payload?: string }[] = [];
 useManagementApi((req, res) => {
@@ -63,3 +63,20 @@ it(`sends a public post to at most ${SHARED_PAGE_SIZE} of ${LISTENERS} anonymous
   expect(Math.max(...pageSends)).toBeLessThanOrEqual(SHARED_PAGE_SIZE);
   for (const id of listeners) expect(frames.filter((f) => f.connectionId === id && f.event === 'update')).toHaveLength(1);
 }, 300_000);
+
+it('sends a status whose event would pass the 128 KiB frame limit as the same Status with a link for its content', async () => {
+  const listener = await connectThroughHandler(undefined, { stream: 'public' });
+  const { account } = await aUser();
+  // 99,900 control characters: ~100 KB stored, ~600 KB once escaped twice in a frame.
+  const controls = '\u0001'.repeat(99_900);
+  const status = await aPostedStatus(account, { visibility: 'public', text: controls, contentHtml: `<p>${controls}</p>` });
+  const before = frames.length;
+  await fanOutPage(status.id);
+  const mine = frames.slice(before).filter((f) => f.connectionId === listener && f.event === 'update');
+  expect(mine).toHaveLength(1);
+  const frameBytes = Buffer.byteLength(JSON.stringify({ stream: ['public'], event: 'update', payload: mine[0]!.payload }));
+  expect(frameBytes).toBeLessThanOrEqual(MAX_POST_BYTES);
+  const payload = JSON.parse(mine[0]!.payload!) as Record<string, unknown>;
+  expect(payload).toMatchObject({ id: status.id, account: { id: account.id }, visibility: 'public' });
+  expect(payload.content).toContain(String(payload.url));
+});
