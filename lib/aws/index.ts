@@ -283,3 +283,21 @@ export async function connectionRequest(endpoint: string, connectionId: string, 
     (res) => (res.status === 410 ? awsError(res, 'GoneException', res.body.toString('utf8')) : jsonError(res)),
   );
 }
+
+/**
+ * API Gateway's GetConnection: whether a WebSocket connection is still open. `gone` only on
+ * its 410; any other failure (an endpoint that does not serve it) throws, and callers count
+ * the connection as open rather than free a slot they cannot prove unused.
+ */
+export async function connectionState(endpoint: string, connectionId: string): Promise<'open' | 'gone'> {
+  try {
+    await send(
+      { service: 'execute-api', region: config.region, endpoint, method: 'GET', path: `/@connections/${encodeURIComponent(connectionId)}` },
+      (res) => (res.status === 410 ? awsError(res, 'GoneException', res.body.toString('utf8')) : jsonError(res)),
+    );
+    return 'open';
+  } catch (err) {
+    if (isAwsError(err, 'GoneException')) return 'gone';
+    throw err;
+  }
+}

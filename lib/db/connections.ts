@@ -28,7 +28,7 @@
 import { z } from 'zod';
 import * as keys from './keys';
 import type { Key } from './keys';
-import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, queryAll, transact, type TransactItem } from './table';
+import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, type TransactItem } from './table';
 
 /** API Gateway closes a WebSocket after 2 hours; a day is a safe upper bound. */
 export const CONNECTION_TTL_SECONDS = 24 * 60 * 60;
@@ -48,6 +48,8 @@ export const connectionItem = z.object({
   streams: z.set(z.string()).default(new Set()).transform((s) => [...s].sort()),
   connectedAt: z.string(),
   expiresAt: z.number(),
+  /** The connection slots it holds (its address's, its token's), released when it closes. */
+  slots: z.array(z.object({ PK: z.string(), SK: z.string() })).default([]),
 });
 export type Connection = z.infer<typeof connectionItem>;
 
@@ -151,14 +153,53 @@ const onlineStreamUpdate = (conn: Connection, binding: StreamBinding, op: 'ADD' 
       ]
     : [];
 
+// ---- connection slots ----
+//
+// Open connections are limited per source address and per token by slots: items
+// `STREAMSLOTS#<scope>#<subject>` / `<n>`, n below the limit, each naming the
+// connection holding it. A connection takes a free slot with a conditional put in
+// the same transaction that records it, so two connections racing for the last
+// slot cannot both win, and no counter exists that a lost $disconnect could leave
+// too high: a slot whose connection is gone (API Gateway answers 410) is taken back
+// when the slots are full (lib/streaming/connections.ts), and every slot expires
+// with its connection's TTL as a last resort.
+
+export const slotItem = z.object({ connectionId: z.string(), expiresAt: z.number() });
+export type Slot = { key: Key; slot: number; connectionId: string };
+
+/** The taken slots of an address or token: one consistent Query (a slot taken a moment ago is seen). Expired ones are free. */
+export async function takenSlots(scope: 'addr' | 'token', subject: string): Promise<Slot[]> {
+  const items = await queryAll(
+    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.streamSlotsPartition(scope, subject) }, ConsistentRead: true },
+    z.object({ PK: z.string(), SK: z.string() }).and(slotItem),
+  );
+  const now = Math.floor(Date.now() / 1000);
+  return items.filter((i) => i.expiresAt > now).map((i) => ({ key: { PK: i.PK, SK: i.SK }, slot: Number(i.SK), connectionId: i.connectionId }));
+}
+
+/** Frees a slot, provided `connectionId` still holds it (a late $disconnect must not free a slot taken back and given to another). */
+export const releaseSlot = (key: Key, connectionId: string) =>
+  deleteItem(key, slotItem, { ConditionExpression: 'connectionId = :c', ExpressionAttributeValues: { ':c': connectionId } });
+
+const slotPut = (key: Key, connectionId: string, expiresAt: number): TransactItem => ({
+  Put: {
+    Item: { ...key, connectionId, expiresAt },
+    // A slot left by an expired connection is free (TTL deletion is lazy).
+    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+    ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
+  },
+});
+
 /**
  * Records a new connection and its initial stream, if any, in one transaction,
- * with its entry under its token, provided the token and login still hold.
+ * with its entry under its token, provided the token and login still hold, and
+ * taking `slots` (free when read): `slotTaken` when another connection took one first.
  */
 export async function saveConnection(
   input: Pick<Connection, 'connectionId' | 'accountId' | 'tokenId' | 'scopes'> & { tokenHash?: string | null },
   initial?: StreamBinding,
-): Promise<{ ok: true; connection: Connection } | { ok: false; withdrawn: Withdrawn }> {
+  slots: Key[] = [],
+): Promise<{ ok: true; connection: Connection } | { ok: false; withdrawn: Withdrawn } | { ok: false; slotTaken: true }> {
   const expiresAt = expiresIn(CONNECTION_TTL_SECONDS);
   const access = input.tokenId && input.tokenHash ? { tokenId: input.tokenId, tokenHash: input.tokenHash, accountId: input.accountId } : undefined;
   const item = {
@@ -171,16 +212,24 @@ export async function saveConnection(
     connectedAt: nowIso(),
     expiresAt,
     ...(initial ? { streams: new Set([initial.stream]) } : {}),
+    slots,
   };
-  const result = await transact([
+  const items: TransactItem[] = [
     ...(access ? accessChecks(access) : []),
     { Put: { Item: item } },
     ...(access ? [{ Put: { Item: tokenStreamPut({ ...access, listenerId: input.connectionId, kind: 'ws', bindings: [], expiresAt }) } }] : []),
     ...(input.accountId ? [{ Put: { Item: onlinePut(input.accountId, input.connectionId, expiresAt, 'ws', initial ? [initial.stream] : []) } }] : []),
     ...(initial ? subscriptionPuts(input, initial, expiresAt).map((Item): TransactItem => ({ Put: { Item } })) : []),
-  ]);
-  // Only the access checks have conditions here.
-  if (!result.ok) return { ok: false, withdrawn: (access && withdrawnBy(access, result.failed)) || 'revoked' };
+  ];
+  // The slots last, so a failed index at or past `firstSlot` names a slot.
+  const firstSlot = items.length;
+  const result = await transact([...items, ...slots.map((key) => slotPut(key, input.connectionId, expiresAt))]);
+  if (!result.ok) {
+    const withdrawn = access && withdrawnBy(access, result.failed);
+    if (withdrawn) return { ok: false, withdrawn };
+    if (result.failed.some((i) => i >= firstSlot)) return { ok: false, slotTaken: true };
+    return { ok: false, withdrawn: 'revoked' };
+  }
   return { ok: true, connection: connectionItem.parse(item) };
 }
 
@@ -362,4 +411,27 @@ export async function subscribersOf(channel: string): Promise<Subscription[]> {
   );
   const now = Math.floor(Date.now() / 1000);
   return items.filter((s) => s.expiresAt > now);
+}
+
+/**
+ * Up to `limit` subscription items of a channel in key order, starting after the key `after` (an SK): one
+ * Query of a bounded page, so a publisher's work per call is bounded whatever the number of listeners. Each row
+ * has its SK (a cursor to resume after it) and its subscription, or none when it has expired (TTL deletion is
+ * lazy). `more`: the channel has items past this page.
+ */
+export async function subscribersPage(channel: string, after: string | undefined, limit: number): Promise<{ rows: { sk: string; sub?: Subscription }[]; more: boolean }> {
+  const page = await query(
+    {
+      KeyConditionExpression: 'PK = :p',
+      ExpressionAttributeValues: { ':p': keys.channelPartition(channel) },
+      Limit: limit,
+      ...(after !== undefined ? { ExclusiveStartKey: { PK: keys.channelPartition(channel), SK: after } } : {}),
+    },
+    z.object({ SK: z.string() }).and(subscriptionItem),
+  );
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    rows: page.items.map(({ SK, ...sub }) => ({ sk: SK, ...(sub.expiresAt > now ? { sub } : {}) })),
+    more: page.lastKey !== undefined,
+  };
 }

@@ -57,6 +57,12 @@ export const instanceSettings = (): Key => ({ PK: 'INSTANCE', SK: 'SETTINGS' });
 export const instanceStats = (): Key => ({ PK: 'INSTANCE', SK: 'STATS' });
 /** A WebSocket connection of the streaming API. */
 export const connection = (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' });
+/**
+ * One of the few connection slots of a source address (`addr`, IPv6 cut to its /64) or an access token
+ * (`token`): at most that many items can exist, so a conditional put of a free slot is the limit.
+ */
+export const streamSlot = (scope: 'addr' | 'token', subject: string, slot: number): Key => ({ PK: `STREAMSLOTS#${scope}#${subject}`, SK: String(slot).padStart(3, '0') });
+export const streamSlotsPartition = (scope: 'addr' | 'token', subject: string) => `STREAMSLOTS#${scope}#${subject}`;
 /** A streaming subscription: one per (connection, stream), under the channel events are published to. */
 export const channelSubscription = (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` });
 export const channelPartition = (channel: string) => `CHANNEL#${channel}`;

@@ -56,6 +56,19 @@ export const fanoutMessage = z.discriminatedUnion('type', [
   }),
   /** A status was edited: the streams holding it hear `status.update`, its local boosters are notified, ours goes out as Update(Note). One page. */
   z.object({ type: z.literal('update'), statusId: id, /** Never set: an update is one page. */ after }),
+  /**
+   * The next page of a status event to its public and hashtag streams (lib/streaming/publish.ts, SHARED_PAGE_SIZE
+   * listeners a page): the channels left, the first done up to the subscription key `after`, and those whose
+   * server-sent-event log already holds the event.
+   */
+  z.object({
+    type: z.literal('stream'),
+    statusId: id,
+    event: z.enum(['update', 'status.update', 'delete']),
+    channels: z.array(z.string().min(1).max(1000)).min(1).max(500),
+    after: z.string().min(1).max(2000).optional(),
+    logged: z.array(z.string().max(1000)).max(500).default([]),
+  }),
 ]);
 export type FanoutMessage = z.infer<typeof fanoutMessage>;
 

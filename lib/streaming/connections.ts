@@ -3,7 +3,7 @@
 // Stream names, their parameters and the error texts follow Mastodon's
 // streaming server; the channel names follow its Redis channels.
 import { z } from 'zod';
-import { connectionRequest, isAwsError } from '../aws';
+import { connectionRequest, connectionState, isAwsError } from '../aws';
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import {
@@ -11,8 +11,10 @@ import {
   connectionById,
   deleteConnection,
   deleteSubscriptions,
+  releaseSlot,
   removeStream,
   saveConnection,
+  takenSlots,
   type Connection,
   type StreamBinding,
   type Withdrawn,
@@ -22,8 +24,11 @@ import type { Token } from '../db/tokens';
 import { accountDisabled, HttpError, outsideScopes, unauthorized } from '../errors';
 import { assertFunctional, resolveToken } from '../http/auth';
 import { guarded } from '../http/guard';
+import { addressSubject } from '../http/ratelimit';
 import { satisfies } from '../http/scopes';
 import { isId } from '../ids';
+import * as keys from '../db/keys';
+import type { Key } from '../db/keys';
 import { log } from '../log';
 import { loadSecrets } from '../secrets';
 
@@ -167,7 +172,69 @@ export type ConnectRequest = {
   token: string | undefined;
   /** Query parameters: `stream`, `tag`, `list`. */
   query: Record<string, unknown>;
+  /** The client's address as API Gateway saw it (requestContext.identity.sourceIp). */
+  sourceIp?: string;
 };
+
+/**
+ * Open WebSocket connections allowed at once from one address (IPv6: its /64), whatever their token:
+ * room for a household's or an office's devices and tabs behind one NAT. Mastodon's streaming server
+ * has no such limit of its own (it leaves it to the proxy in front); API Gateway has no proxy of ours.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 50;
+/** Open WebSocket connections of one access token at once: a client multiplexes its streams over one. */
+export const MAX_CONNECTIONS_PER_TOKEN = 16;
+/** GetConnection calls in flight while taking back the slots of connections that left without a $disconnect. */
+const RECLAIM_CONCURRENCY = 8;
+/** Another connection took the free slot this one read: read again, a few times. */
+const SLOT_ATTEMPTS = 3;
+
+/** A connection over a limit is refused at the handshake, with its HTTP status (a $connect cannot send a close code). */
+const tooManyConnections = (of: 'address' | 'token') =>
+  streamError(429, of === 'address' ? 'Too many streaming connections from this address' : 'Too many streaming connections for this access token');
+
+/**
+ * A free slot of an address or token, or undefined when every slot is held by an open connection.
+ * When they are all taken, each holder is asked of API Gateway (GetConnection); the slots of those that
+ * are gone (their $disconnect was lost) are freed, so a lost $disconnect can hold a slot only until the
+ * slots run out. A holder API Gateway does not answer for is counted as open.
+ */
+async function freeSlot(scope: 'addr' | 'token', subject: string, max: number): Promise<Key | undefined> {
+  const taken = await takenSlots(scope, subject);
+  const free = (held: Set<number>) => Array.from({ length: max }, (_, i) => i).find((i) => !held.has(i));
+  const first = free(new Set(taken.map((t) => t.slot)));
+  if (first !== undefined) return keys.streamSlot(scope, subject, first);
+  const reclaimed: number[] = [];
+  const endpoint = managementEndpoint();
+  for (let i = 0; i < taken.length; i += RECLAIM_CONCURRENCY) {
+    await Promise.all(
+      taken.slice(i, i + RECLAIM_CONCURRENCY).map(async (t) => {
+        const state = await connectionState(endpoint, t.connectionId).catch((err: unknown) => {
+          log.warn('streaming: could not ask whether a connection is open', { err, connectionId: t.connectionId });
+          return 'open' as const;
+        });
+        if (state !== 'gone') return;
+        if (await releaseSlot(t.key, t.connectionId)) reclaimed.push(t.slot);
+        // Its items go too (the $disconnect that would have removed them was lost).
+        await closeConnection(t.connectionId);
+      }),
+    );
+  }
+  if (reclaimed.length > 0) log.info('streaming: slots of closed connections taken back', { scope, count: reclaimed.length });
+  const after = reclaimed.length > 0 ? Math.min(...reclaimed) : undefined;
+  return after === undefined ? undefined : keys.streamSlot(scope, subject, after);
+}
+
+/** The slots a new connection takes: its address's and, with a token, its token's; refused when one is full. */
+async function connectionSlots(sourceIp: string | undefined, tokenId: string | null): Promise<Key[]> {
+  const [address, token] = await Promise.all([
+    freeSlot('addr', addressSubject(sourceIp ?? ''), MAX_CONNECTIONS_PER_ADDRESS),
+    tokenId ? freeSlot('token', tokenId, MAX_CONNECTIONS_PER_TOKEN) : undefined,
+  ]);
+  if (!address) throw tooManyConnections('address');
+  if (tokenId && !token) throw tooManyConnections('token');
+  return token ? [address, token] : [address];
+}
 
 /**
  * Accepts or refuses a new connection ($connect). A token, when sent, must be
@@ -191,13 +258,15 @@ export async function openConnection(req: ConnectRequest): Promise<Connection> {
     authorizeStream(request, who);
     initial = bindingFor(request, who);
   }
-  const saved = await saveConnection(
-    { connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, tokenHash: auth?.token.tokenHash ?? null, scopes: who.scopes },
-    initial,
-  );
-  // Revoked or disabled between the token check above and the write: refused as if it had come first.
-  if (!saved.ok) throw withdrawnError(saved.withdrawn);
-  return saved.connection;
+  const input = { connectionId: req.connectionId, accountId: who.accountId, tokenId: who.tokenId, tokenHash: auth?.token.tokenHash ?? null, scopes: who.scopes };
+  for (let attempt = 1; ; attempt++) {
+    const saved = await saveConnection(input, initial, await connectionSlots(req.sourceIp, who.tokenId));
+    if (saved.ok) return saved.connection;
+    // Revoked or disabled between the token check above and the write: refused as if it had come first.
+    if ('withdrawn' in saved) throw withdrawnError(saved.withdrawn);
+    // Connections racing for the last free slots: the losers find them taken when they read again.
+    if (attempt >= SLOT_ATTEMPTS) throw tooManyConnections('address');
+  }
 }
 
 /**
@@ -215,6 +284,7 @@ export async function streamPrincipal(auth: { token: Token; account: Account | u
 export async function closeConnection(connectionId: string): Promise<void> {
   const conn = await deleteConnection(connectionId);
   if (!conn) return;
+  await Promise.all(conn.slots.map((slot) => releaseSlot(slot, connectionId)));
   const bindings = conn.streams.flatMap((key) => {
     const request = parseStreamKey(key);
     return request ? [bindingFor(request, conn)] : [];
@@ -305,7 +375,7 @@ export async function sendFrame(connectionId: string, frame: unknown): Promise<b
 
 /** What API Gateway (and serverless-offline) hands a WebSocket route's Lambda. */
 export type WebSocketEvent = {
-  requestContext: { connectionId: string; routeKey: string; eventType?: string; requestId?: string };
+  requestContext: { connectionId: string; routeKey: string; eventType?: string; requestId?: string; identity?: { sourceIp?: string | null } };
   headers?: Record<string, string | undefined> | null;
   queryStringParameters?: Record<string, string | undefined> | null;
   multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
@@ -334,7 +404,8 @@ export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { prot
   const bearer = headers.authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1] ?? '') : undefined;
   const param = typeof query.access_token === 'string' ? query.access_token : undefined;
   delete query.access_token;
-  return { connectionId: event.requestContext.connectionId, token: bearer ?? param ?? protocol, query, protocol };
+  const sourceIp = event.requestContext.identity?.sourceIp ?? undefined;
+  return { connectionId: event.requestContext.connectionId, token: bearer ?? param ?? protocol, query, protocol, sourceIp };
 }
 
 /**

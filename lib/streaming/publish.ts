@@ -30,6 +30,7 @@ import {
   deleteSubscriptionItems,
   onlineListeners,
   subscribersOf,
+  subscribersPage,
   type OnlineListener,
   type Subscription,
 } from '../db/connections';
@@ -39,11 +40,12 @@ import type { Notification } from '../db/notifications';
 import { isRemoteStatus, statusById, type Status, type Visibility } from '../db/statuses';
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
 import { newId } from '../ids';
+import { enqueue } from '../queue';
 import { log } from '../log';
 import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, withoutSilencedDomains } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
-import { hiddenByFilter, personalize, renderShared, type StatusView } from './render';
+import { fitStatusPayload, hiddenByFilter, personalize, renderShared, type StatusView } from './render';
 
 export type StreamEventName = 'update' | 'status.update' | 'notification' | 'delete' | 'filters_changed';
 /** A new status is `update`; an edited one `status.update` (Mastodon 3.5), to the streams that hold it. */
@@ -53,6 +55,15 @@ export type StatusEventName = 'update' | 'status.update';
 export const SEND_CONCURRENCY = 16;
 /** Channel Queries in flight at once. */
 const READ_CONCURRENCY = 16;
+
+/**
+ * Subscription items of the public and hashtag channels one call serves: the posting path's share (the
+ * fan-out's first page) and each queued page's. The rest of a busy channel goes out in queued pages of the
+ * same size (`stream` messages on the fan-out queue, each queuing the next), so a public post costs its
+ * fan-out at most this many postToConnection calls and a bounded number of Queries however many anonymous
+ * listeners there are; listeners past the first page hear it one queue hop later.
+ */
+export const SHARED_PAGE_SIZE = 100;
 
 /** What one publish did (tests and logs). */
 export type PublishResult = { sent: number; gone: number; logged: number; dropped: number };
@@ -128,7 +139,21 @@ type Outgoing = { sub: Subscription; payload: string | null };
 async function send(event: StreamEventName, outgoing: Outgoing[]): Promise<{ sent: number; gone: number }> {
   const gone: Subscription[] = [];
   let sent = 0;
-  await mapBounded(outgoing, SEND_CONCURRENCY, async ({ sub, payload }) => {
+  const fitted = new Map<string, string | undefined>();
+  await mapBounded(outgoing, SEND_CONCURRENCY, async ({ sub, payload: rendered }) => {
+    let payload = rendered;
+    if (payload !== null && (event === 'update' || event === 'status.update')) {
+      // The frame around the payload: `{"stream":[...],"event":"...","payload":}`.
+      const overhead = Buffer.byteLength(JSON.stringify({ stream: sub.frame, event, payload: '' })) - 2;
+      const key = `${overhead}|${payload}`;
+      if (!fitted.has(key)) fitted.set(key, fitStatusPayload(payload, overhead));
+      const fit = fitted.get(key);
+      if (fit === undefined) {
+        log.warn('streaming: a status event too large for a WebSocket frame was not sent', { connectionId: sub.connectionId, event, bytes: payload.length });
+        return;
+      }
+      payload = fit;
+    }
     const frame = payload === null ? { stream: sub.frame, event } : { stream: sub.frame, event, payload };
     try {
       if (await sendFrame(sub.connectionId, frame)) sent++;
@@ -169,6 +194,83 @@ const hidingAccounts = (view: StatusView): string[] => {
   const judged = view.original ?? view.status;
   return [...new Set([view.status.accountId, judged.accountId, ...judged.mentions.map((m) => m.id)])];
 };
+
+/**
+ * Where a publish to shared channels stands: the channels left, the first of them done up to the subscription
+ * key `after`, and the channels whose server-sent-event log already holds the event (it is appended once).
+ */
+export type SharedCursor = { channels: string[]; after?: string; logged: string[] };
+
+/** The subscriptions of the next SHARED_PAGE_SIZE items of the channels in `cursor`, and where the following page starts. */
+async function sharedPage(cursor: SharedCursor): Promise<{ found: ChannelSubs[]; next?: SharedCursor }> {
+  let budget = SHARED_PAGE_SIZE;
+  let channels = cursor.channels;
+  let after = cursor.after;
+  const logged = new Set(cursor.logged);
+  const found: ChannelSubs[] = [];
+  while (channels.length > 0 && budget > 0) {
+    // A few channels read side by side, each at most what is left of the page: most are empty.
+    const batch = channels.slice(0, READ_CONCURRENCY);
+    const limit = budget;
+    const pages = await Promise.all(batch.map((channel, i) => subscribersPage(channel, i === 0 ? after : undefined, limit)));
+    for (const [i, page] of pages.entries()) {
+      const channel = batch[i]!;
+      const taken = page.rows.slice(0, budget);
+      budget -= taken.length;
+      const subs = taken.flatMap((r) => (r.sub ? [r.sub] : []));
+      const ws = subs.filter((s) => s.kind === 'ws');
+      const sse = subs.some((s) => s.kind === 'sse') && !logged.has(channel);
+      if (sse) logged.add(channel);
+      if (ws.length > 0 || sse) found.push({ target: { channel, scope: 'shared' }, ws, sse });
+      if (taken.length === page.rows.length && !page.more) {
+        channels = channels.slice(1);
+        after = undefined;
+        continue;
+      }
+      // The page is full within this channel (or its Query stopped short): the next read resumes after what was taken.
+      if (taken.length > 0) after = taken[taken.length - 1]!.sk;
+      break;
+    }
+  }
+  return { found, ...(channels.length > 0 ? { next: { channels, ...(after !== undefined ? { after } : {}), logged: [...logged] } } : {}) };
+}
+
+/**
+ * The subscriptions of one page of an event to shared channels; the page after it is queued first, so the
+ * rest is on its way whatever becomes of this one.
+ */
+async function sharedPageQueuingNext(statusId: string, event: 'update' | 'status.update' | 'delete', cursor: SharedCursor): Promise<ChannelSubs[]> {
+  const { found, next } = await sharedPage(cursor);
+  if (next) await enqueue('fanout', { type: 'stream', statusId, event, ...next });
+  return found;
+}
+
+async function publishSharedPage(
+  statusId: string,
+  event: 'update' | 'status.update' | 'delete',
+  cursor: SharedCursor,
+  publish: (found: ChannelSubs[]) => Promise<PublishResult>,
+): Promise<PublishResult> {
+  const found = await sharedPageQueuingNext(statusId, event, cursor);
+  return found.length > 0 ? publish(found) : NOTHING;
+}
+
+/**
+ * A queued page of a status event to its public and hashtag channels (lib/timelines/fanout_queue.ts). An
+ * update reads the status again (gone: nothing more is sent; its delete follows). Throws, so the page is
+ * retried, when a read or the next page's enqueue fails; the page run again re-sends to its own listeners
+ * only (clients key statuses by id).
+ */
+export async function continueSharedPublish(message: { statusId: string; event: 'update' | 'status.update' | 'delete' } & SharedCursor): Promise<PublishResult> {
+  const { statusId, event } = message;
+  const cursor = { channels: message.channels, after: message.after, logged: message.logged };
+  if (event === 'delete') return publishSharedPage(statusId, event, cursor, (found) => publishDelete(statusId, found));
+  const status = await statusById(statusId);
+  const original = status?.reblogOfId ? await statusById(status.reblogOfId) : undefined;
+  if (!status || (status.reblogOfId && !original)) return NOTHING;
+  const view: StatusView = original ? { status, original } : { status };
+  return publishSharedPage(statusId, event, cursor, (found) => publishUpdate(view, found, event));
+}
 
 async function publishUpdate(view: StatusView, found: ChannelSubs[], event: StatusEventName = 'update'): Promise<PublishResult> {
   if (found.length === 0) return NOTHING;
@@ -305,7 +407,9 @@ export async function openStatusStream(status: Status, hasMedia: boolean, event:
       guarded('public update', fields, async () => {
         // A status of a server the operator silenced stays out of the public streams, as out of the public timelines.
         const listed = (await withoutSilencedDomains([status])).length > 0;
-        return publishUpdate(view, await subscriptionsOf(listed ? sharedTargets(status, hasMedia) : []), event);
+        const channels = listed ? sharedTargets(status, hasMedia).map((t) => t.channel) : [];
+        if (channels.length === 0) return NOTHING;
+        return publishSharedPage(status.id, event, { channels, logged: [] }, (found) => publishUpdate(view, found, event));
       }),
     listening: () => [...online.keys()],
   };
@@ -375,7 +479,8 @@ export async function openDeleteStream(statusId: string): Promise<DeleteStream> 
           }
         }
         const shared = !deleted ? sharedChannels({ hasMedia: true, tags: [] }) : reachedPublicStreams(deleted) ? sharedChannels(deleted) : [];
-        found.push(...(await subscriptionsOf(shared.map((channel) => ({ channel, scope: 'shared' as const })))));
+        // The shared channels' first page goes with the owners' streams; the rest is queued (SHARED_PAGE_SIZE).
+        if (shared.length > 0) found.push(...(await sharedPageQueuingNext(statusId, 'delete', { channels: shared, logged: [] })));
         return publishDelete(statusId, found);
       }),
   };

@@ -100,3 +100,44 @@ export async function personalizePayload(payload: string, viewerId: string, cont
   if (hiddenByFilter(mine)) return undefined;
   return mine ? JSON.stringify(mine) : payload;
 }
+
+/**
+ * API Gateway's limit on one WebSocket message (postToConnection's data): 128 KiB. A larger frame is
+ * refused, so the client would hear nothing of the status.
+ */
+export const MAX_FRAME_BYTES = 128 * 1024;
+
+const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A status's content replaced by a link to it, as a client shows any status whose text it must fetch to read. */
+const withLinkForContent = (status: Rendered): Rendered => {
+  const href = typeof status.url === 'string' ? status.url : typeof status.uri === 'string' ? status.uri : '';
+  return {
+    ...status,
+    content: href ? `<p><a href="${escapeAttr(href)}">${escapeAttr(href)}</a></p>` : '<p></p>',
+    ...('text' in status ? { text: null } : {}),
+    ...(isRecord(status.reblog) ? { reblog: withLinkForContent(status.reblog) } : {}),
+  };
+};
+
+/**
+ * A status payload that fits a WebSocket frame of `limit` bytes around `overhead` bytes of framing, for
+ * `update` and `status.update`: the payload itself when it fits; else the same Status with its content (and
+ * its original's) replaced by a link to it and `text` nulled, still a whole Status as Mastodon clients expect
+ * of these events (they open the status to read it); undefined when even that is too large (the event is
+ * not sent: clients fetch the status on the next timeline load).
+ */
+export function fitStatusPayload(payload: string, overhead: number, limit = MAX_FRAME_BYTES): string | undefined {
+  // JSON.stringify of the payload string escapes it again: bound that size, not the raw one.
+  const framed = (p: string) => Buffer.byteLength(JSON.stringify(p)) + overhead;
+  if (framed(payload) <= limit) return payload;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  const shorter = JSON.stringify(withLinkForContent(parsed));
+  return framed(shorter) <= limit ? shorter : undefined;
+}

@@ -31,6 +31,7 @@ import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
 import { fanOutDeletePage, fanOutPage } from './fanout';
 import { fanOutUpdate } from './fanout_update';
+import { continueSharedPublish } from '../streaming/publish';
 import { countReply } from '../trends';
 import { distributionDone, notifyMentions } from './fanout_owed';
 
@@ -42,7 +43,7 @@ import { distributionDone, notifyMentions } from './fanout_owed';
 export const CLAIM_STALE_MS = 300_000;
 
 /** The messages that walk followers page by page (an edit's `update` is one page, run again whole on a retry). */
-type PagedMessage = Exclude<FanoutMessage, { type: 'update' }>;
+type PagedMessage = Exclude<FanoutMessage, { type: 'update' | 'stream' }>;
 
 /** Enqueues the page after `message`'s, unless another delivery of the same page has (or is about to). */
 async function enqueueNextPage(message: PagedMessage, next: string): Promise<void> {
@@ -66,6 +67,8 @@ export const tagNamesOf = (status: Pick<Status, 'uri' | 'text' | 'tags'>): Map<s
 export async function processFanout(message: FanoutMessage): Promise<void> {
   // An edit has no pages and no markers: run again, it publishes the same version again (clients key statuses by id).
   if (message.type === 'update') return fanOutUpdate(message.statusId);
+  // A page of public and hashtag listeners past the posting path's share: it queues its own next page.
+  if (message.type === 'stream') return void (await continueSharedPublish(message));
   const after = message.after ?? '';
   // A local post's first page carries its owed distribution (./fanout_owed.ts).
   const owed = message.type === 'create' && message.owed === true && message.after === undefined;

@@ -5,6 +5,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** API Gateway's limit on postToConnection's data (a WebSocket message): 128 KiB. */
+export const MAX_POST_BYTES = 128 * 1024;
+
 export type ManagementRequest = {
   method: string;
   url: string;
@@ -29,7 +32,13 @@ export function useManagementApi(answer: (req: ManagementRequest, res: ServerRes
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const id = /^\/@connections\/([^/]+)$/.exec(req.url ?? '')?.[1];
-        answer({ method: req.method ?? '', url: req.url ?? '', connectionId: id ? decodeURIComponent(id) : undefined, body: Buffer.concat(chunks) }, res);
+        const body = Buffer.concat(chunks);
+        // As API Gateway: postToConnection data over 128 KiB is refused (PayloadTooLargeException), never delivered.
+        if (req.method === 'POST' && body.length > MAX_POST_BYTES) {
+          res.writeHead(413, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': 'PayloadTooLargeException' }).end('{"message":"Message too long"}');
+          return;
+        }
+        answer({ method: req.method ?? '', url: req.url ?? '', connectionId: id ? decodeURIComponent(id) : undefined, body }, res);
       });
     });
     await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', () => resolve()));
@@ -49,13 +58,15 @@ export function useManagementApi(answer: (req: ManagementRequest, res: ServerRes
 
 /**
  * Opens a WebSocket connection through the real $connect handler (with the user's token
- * when given, and the stream query) and answers its connection id; throws when refused.
+ * when given, and the stream query, from `sourceIp`) and answers its connection id; throws when refused.
  */
-export async function connectThroughHandler(token: string | undefined, query: Record<string, string>): Promise<string> {
-  const [{ randomUUID }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
+export async function connectThroughHandler(token: string | undefined, query: Record<string, string>, sourceIp?: string): Promise<string> {
+  const [{ randomUUID, randomInt }, { handler: connect }] = await Promise.all([import('node:crypto'), import('../../functions/streaming/connect')]);
+  // Each its own address unless one is given: the per-address limit is streaming-limits.test.ts's concern.
+  sourceIp ??= `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`;
   const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
   const res = await connect({
-    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID() },
+    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID(), identity: { sourceIp } },
     headers: { Host: 'social.example' },
     queryStringParameters: token ? { access_token: token, ...query } : query,
     isBase64Encoded: false,
