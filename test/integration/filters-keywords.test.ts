@@ -1,9 +1,23 @@
 // Filter keywords through the compiled matcher (lib/policy/keywords.ts, issue 25): the same
 // answers as the alternation RegExp it replaces, on generated texts and keywords, with the
 // case folds of the RegExp engine itself; and work that grows with the text and the
-// keywords' total length, not with their product.
+// keywords' total length, not with their product, also through the fan-out worker for a
+// follower holding as many keywords of the longest length as the filters API takes.
 import fc from 'fast-check';
+import { z } from 'zod';
+import { handler as createFilter } from '../../functions/filters/v2_create';
+import { handler as addToList } from '../../functions/lists/add_accounts';
+import { handler as createList } from '../../functions/lists/create';
+import { handler as createStatus } from '../../functions/statuses/create';
+import { handler as fanoutWorker } from '../../functions/workers/fanout';
+import * as keys from '../../lib/db/keys';
+import { queryAll } from '../../lib/db/table';
+import { FILTER_CAPS } from '../../lib/filters/store';
 import { caseFold, compileKeywords, keywordMatcherSteps, type Phrase } from '../../lib/policy/keywords';
+import { registerInlineWorker, sqsEvent } from '../../lib/queue';
+import { RAW_CAPS } from '../../lib/text/limits';
+import { aFollow, aPostedStatus, aUser } from '../support/factories';
+import { call } from '../support/http';
 
 /** The matching of b0d7161 (one 'iu' RegExp), the ends of a keyword taken as code points. */
 function oldRegExp(phrases: Phrase[]): RegExp {
@@ -112,5 +126,75 @@ describe('compiled filter keywords', () => {
     expect(matcher.test(`${text}${String.fromCodePoint(0x4e00 + 7)}`)).toBe(true);
     // Each automaton takes one transition per character plus failure hops that never outnumber them.
     expect(keywordMatcherSteps.scan - scanned).toBeLessThanOrEqual(2 * 2 * (2 * text.length + 1));
+  });
+});
+
+const entryIds = async (partition: string): Promise<string[]> =>
+  (await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition } }, z.object({ statusId: z.string() }).passthrough())).map((e) => e.statusId);
+
+describe('hide filters of the longest keywords at fan-out', () => {
+  registerInlineWorker('fanout', fanoutWorker);
+
+  it('cost each follower work bounded by its keywords and the text, and still hide what they match', async () => {
+    const [author, filtering, plain] = await Promise.all([aUser(), aUser(), aUser()]);
+    await aFollow(filtering.account, author.account);
+    await aFollow(plain.account, author.account);
+    // The filtering follower also lists the author: the fan-out judges it again for its list.
+    const list = await call(createList, { method: 'POST', path: '/api/v1/lists', json: { title: 'all' }, token: filtering.token });
+    const listId = String(list.body.id);
+    expect((await call(addToList, { method: 'POST', path: `/api/v1/lists/${listId}/accounts`, pathParameters: { id: listId }, json: { account_ids: [author.account.id] }, token: filtering.token })).status).toBe(200);
+
+    // As many keywords as an account may hold, each as long as the API takes: a run of 'a' and one distinct character.
+    const length = RAW_CAPS.filterPhrase;
+    const keywords = Array.from({ length: FILTER_CAPS.keywords }, (_, i) => `${'a'.repeat(length - 1)}${String.fromCodePoint(0x4e00 + i)}`);
+    for (let i = 0; i < keywords.length; i += 50) {
+      const res = await call(createFilter, {
+        method: 'POST',
+        path: '/api/v2/filters',
+        json: { title: `long ${i}`, context: ['home'], filter_action: 'hide', keywords_attributes: keywords.slice(i, i + 50).map((keyword, k) => ({ keyword, whole_word: k % 2 === 0 })) },
+        token: filtering.token,
+      });
+      expect(res.status).toBe(200);
+    }
+    const keywordLength = keywords.reduce((n, k) => n + k.length, 0);
+
+    const judged = async (post: () => Promise<string>, textLength: number) => {
+      const compile = keywordMatcherSteps.compile;
+      const scan = keywordMatcherSteps.scan;
+      const id = await post();
+      // One compile for the follower (its home and its list); the text read once by each of the two automata,
+      // one transition per character and failure hops that never outnumber them.
+      expect(keywordMatcherSteps.compile - compile).toBeLessThanOrEqual(3 * keywordLength);
+      expect(keywordMatcherSteps.scan - scan).toBeLessThanOrEqual(2 * (2 * textLength + 1));
+      return id;
+    };
+
+    // A local post as long as the API takes (links count 23 characters), all of it one run of 'a'.
+    const local = `https://example.com/${'a'.repeat(RAW_CAPS.statusText - 'https://example.com/'.length)}`;
+    const longLocal = await judged(async () => {
+      const res = await call(createStatus, { method: 'POST', path: '/api/v1/statuses', json: { status: local }, token: author.token });
+      expect(res.status).toBe(200);
+      return String(res.body.id);
+    }, local.length);
+    // A remote-size text (100,000 characters, as an inbox Note may carry), through the worker.
+    const remoteText = 'a'.repeat(100_000);
+    const longRemote = await judged(async () => {
+      const status = await aPostedStatus(author.account, { text: remoteText, contentHtml: `<p>${remoteText}</p>` });
+      expect((await fanoutWorker(sqsEvent('fanout', [{ type: 'create', statusId: status.id }]))).batchItemFailures).toEqual([]);
+      return status.id;
+    }, remoteText.length);
+    const matchingText = `see https://example.com/${keywords[321]} !`;
+    const matching = await judged(async () => {
+      const res = await call(createStatus, { method: 'POST', path: '/api/v1/statuses', json: { status: matchingText }, token: author.token });
+      expect(res.status).toBe(200);
+      return String(res.body.id);
+    }, matchingText.length);
+
+    for (const partition of [keys.homePartition(filtering.account.id), keys.listPartition(listId)]) {
+      const entries = await entryIds(partition);
+      expect(entries).toEqual(expect.arrayContaining([longLocal, longRemote]));
+      expect(entries).not.toContain(matching);
+    }
+    expect(await entryIds(keys.homePartition(plain.account.id))).toEqual(expect.arrayContaining([longLocal, longRemote, matching]));
   });
 });
