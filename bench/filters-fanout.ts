@@ -20,6 +20,7 @@ async function main() {
   process.env.QUEUE_MODE = 'inline';
   process.env.TABLE_NAME = `filters-fanout-${randomBytes(3).toString('hex')}`;
   await ensureTable(emulators.dynamoEndpoint, process.env.TABLE_NAME);
+  const { createLocalAccount } = await import('../lib/db/accounts');
   const { followRecord } = await import('../lib/db/follows');
   const { statusItem, statusRecord } = await import('../lib/db/statuses');
   const { batchWrite } = await import('../lib/db/table');
@@ -32,9 +33,14 @@ async function main() {
 
   const now = new Date().toISOString();
   /** An author followed by one local follower, who holds `keywords` hide keywords. */
+  const anAccount = async () => {
+    const username = `bench_${randomBytes(6).toString('hex')}`;
+    const created = await createLocalAccount({ id: newId(), username, email: `${username}@example.com`, passwordHash: 'x', confirmedAt: now, approved: true });
+    if (!created.ok) throw new Error(`${username} taken`);
+    return created.account.id;
+  };
   const anAuthor = async (keywords: string[]) => {
-    const authorId = newId();
-    const followerId = newId();
+    const [authorId, followerId] = [await anAccount(), await anAccount()];
     await batchWrite([followRecord({ id: newId(), followerId, followedId: authorId, showReblogs: true, notify: false, createdAt: now })]);
     for (let i = 0; i < keywords.length; i += 50) {
       await createFilterV2(followerId, {

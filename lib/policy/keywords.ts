@@ -102,15 +102,18 @@ const codePoints = (s: string): number[] => {
   return out;
 };
 
-/** Keys of the transition map: node * 2^22 + symbol (a fold, doubled plus a bit in the start-boundary automaton). */
-const SYMBOLS = 2 ** 22;
-
 /** A longest output of a node: the keyword's length and its index (lowest among equals), -1 for none. */
 type Outputs = { len: number[]; idx: number[] };
 
-/** One Aho-Corasick automaton; `anyEnd` counts every keyword ending at a node, `freeEnd` those without an end boundary. */
+/**
+ * One Aho-Corasick automaton; `anyEnd` counts every keyword ending at a node, `freeEnd` those
+ * without an end boundary. Most nodes of a trie of long keywords have one child: it is kept
+ * in two arrays, and only nodes with more get a map.
+ */
 class Automaton {
-  private readonly next = new Map<number, number>();
+  private readonly firstSymbol: number[] = [-1];
+  private readonly firstChild: number[] = [0];
+  private readonly moreChildren: (Map<number, number> | undefined)[] = [undefined];
   private readonly fail: number[] = [0];
   private readonly parent: number[] = [0];
   private readonly symbol: number[] = [0];
@@ -119,22 +122,30 @@ class Automaton {
   readonly freeEnd: Outputs = { len: [-1], idx: [-1] };
   maxLen = 0;
 
+  private child(node: number, sym: number): number | undefined {
+    if (this.firstSymbol[node] === sym) return this.firstChild[node];
+    return this.moreChildren[node]?.get(sym);
+  }
+
   add(symbols: number[], index: number, endBoundary: boolean): void {
     let node = 0;
     for (const sym of symbols) {
       keywordMatcherSteps.compile++;
-      const key = node * SYMBOLS + sym;
-      let child = this.next.get(key);
-      if (child === undefined) {
-        child = this.fail.length;
-        this.next.set(key, child);
+      let next = this.child(node, sym);
+      if (next === undefined) {
+        next = this.fail.length;
+        if (this.firstSymbol[node] === -1) (this.firstSymbol[node] = sym), (this.firstChild[node] = next);
+        else (this.moreChildren[node] ??= new Map()).set(sym, next);
+        this.firstSymbol.push(-1);
+        this.firstChild.push(0);
+        this.moreChildren.push(undefined);
         this.fail.push(0);
         this.parent.push(node);
         this.symbol.push(sym);
         this.depth.push(this.depth[node]! + 1);
         for (const o of [this.anyEnd, this.freeEnd]) o.len.push(-1), o.idx.push(-1);
       }
-      node = child;
+      node = next;
     }
     this.maxLen = Math.max(this.maxLen, symbols.length);
     const own = (o: Outputs) => {
@@ -146,33 +157,35 @@ class Automaton {
 
   /** Failure links and longest outputs, nodes taken by depth so that a node's failure is done before it. */
   build(): void {
-    const order = [...this.depth.keys()].sort((a, b) => this.depth[a]! - this.depth[b]!);
-    for (const v of order) {
-      if (v === 0) continue;
-      const u = this.parent[v]!;
-      let f = 0;
-      if (u !== 0) {
-        f = this.fail[u]!;
-        for (;;) {
-          keywordMatcherSteps.compile++;
-          const t = this.next.get(f * SYMBOLS + this.symbol[v]!);
-          if (t !== undefined) {
-            f = t;
-            break;
+    const byDepth: number[][] = Array.from({ length: this.maxLen + 1 }, () => []);
+    for (let v = 1; v < this.depth.length; v++) byDepth[this.depth[v]!]!.push(v);
+    for (const level of byDepth) {
+      for (const v of level) {
+        const u = this.parent[v]!;
+        let f = 0;
+        if (u !== 0) {
+          f = this.fail[u]!;
+          for (;;) {
+            keywordMatcherSteps.compile++;
+            const t = this.child(f, this.symbol[v]!);
+            if (t !== undefined) {
+              f = t;
+              break;
+            }
+            if (f === 0) break;
+            f = this.fail[f]!;
           }
-          if (f === 0) break;
-          f = this.fail[f]!;
         }
+        this.fail[v] = f;
+        for (const o of [this.anyEnd, this.freeEnd]) if (o.idx[v]! < 0) (o.len[v] = o.len[f]!), (o.idx[v] = o.idx[f]!);
       }
-      this.fail[v] = f;
-      for (const o of [this.anyEnd, this.freeEnd]) if (o.idx[v]! < 0) (o.len[v] = o.len[f]!), (o.idx[v] = o.idx[f]!);
     }
   }
 
   step(node: number, sym: number): number {
     for (;;) {
       keywordMatcherSteps.scan++;
-      const t = this.next.get(node * SYMBOLS + sym);
+      const t = this.child(node, sym);
       if (t !== undefined) return t;
       if (node === 0) return 0;
       node = this.fail[node]!;
@@ -207,32 +220,41 @@ export function compileKeywords(phrases: Phrase[]): KeywordMatcher | undefined {
 
   const scan = (text: string, first: boolean): Found | undefined => {
     const cps = codePoints(text);
-    const words = cps.map(isWordChar);
-    let best: { start: number; end: number; index: number } | undefined;
+    const n = cps.length;
+    const folded = new Int32Array(n);
+    const word = new Uint8Array(n + 1);
+    for (let j = 0; j < n; j++) {
+      folded[j] = fold(cps[j]!);
+      word[j] = isWordChar(cps[j]!) ? 1 : 0;
+    }
+    let bestStart = -1;
+    let bestEnd = -1;
+    let bestIndex = -1;
+    // The longest match of `a` ending at j (the leftmost start there), kept when it starts before the best so far.
     const consider = (a: Automaton, node: number, j: number) => {
-      const o = j === cps.length || !words[j] ? a.anyEnd : a.freeEnd;
+      const o = word[j] === 0 ? a.anyEnd : a.freeEnd;
       const len = o.len[node]!;
       if (len < 0) return;
       const start = j - len;
       const index = o.idx[node]!;
-      if (!best || start < best.start || (start === best.start && index < best.index)) best = { start, end: j, index };
+      if (bestStart < 0 || start < bestStart || (start === bestStart && index < bestIndex)) (bestStart = start), (bestEnd = j), (bestIndex = index);
     };
     let s = 0;
     let a = 0;
     consider(anywhere, a, 0);
-    for (let j = 0; j < cps.length; j++) {
+    for (let j = 0; j < n; j++) {
       // A later match ends after j, so starts after j - maxLen: none can start before the best one.
-      if (best && (!first || j - maxLen >= best.start)) break;
-      const folded = fold(cps[j]!);
-      a = anywhere.step(a, folded);
-      s = atStart.step(s, folded * 2 + (j === 0 || !words[j - 1] ? 1 : 0));
+      if (bestStart >= 0 && (!first || j - maxLen >= bestStart)) break;
+      const f = folded[j]!;
+      a = anywhere.step(a, f);
+      s = atStart.step(s, f * 2 + (j === 0 || word[j - 1] === 0 ? 1 : 0));
       consider(anywhere, a, j + 1);
       consider(atStart, s, j + 1);
     }
-    if (!best) return undefined;
+    if (bestStart < 0) return undefined;
     // Code point positions to UTF-16 offsets (only for the one match returned).
-    const offset = (k: number) => cps.slice(0, k).reduce((n, cp) => n + (cp > 0xffff ? 2 : 1), 0);
-    return { start: offset(best.start), end: offset(best.end), index: best.index };
+    const offset = (k: number) => cps.slice(0, k).reduce((units, cp) => units + (cp > 0xffff ? 2 : 1), 0);
+    return { start: offset(bestStart), end: offset(bestEnd), index: bestIndex };
   };
 
   return {
