@@ -154,14 +154,18 @@ export type FilterMatch = { filter: CustomFilter; keywordMatches: string[] | nul
  */
 export function filterMatches(statuses: Status[], viewerId: string, filters: CustomFilter[], context: FilterContext, now: number = Date.now()): Map<string, FilterMatch[]> {
   const out = new Map<string, FilterMatch[]>();
-  const active = activeFilters(filters, context, now).map((f) => ({ filter: f, matcher: compileKeywords(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
+  const inForce = activeFilters(filters, context, now);
+  const active = inForce.map((f) => ({ filter: f, matcher: compileKeywords(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
   if (active.length === 0) return out;
+  // Every keyword at once: a status none of them matches (most) is read once, not once per filter.
+  const anyKeyword = compileKeywords(inForce.flatMap((f) => f.keywords));
   const byId = new Map(statuses.map((s) => [s.id, s]));
   for (const s of statuses) {
     const proper = s.reblogOfId ? byId.get(s.reblogOfId) : s;
     if (!proper || proper.accountId === viewerId) continue;
+    const someKeyword = statusMatches(proper, anyKeyword);
     const matches = active.flatMap(({ filter, matcher, statusIds }): FilterMatch[] => {
-      const keyword = firstKeywordMatch(proper, matcher);
+      const keyword = someKeyword ? firstKeywordMatch(proper, matcher) : undefined;
       const byStatus = statusIds.size > 0 ? [s.id, ...(s.reblogOfId ? [s.reblogOfId] : [])].filter((id) => statusIds.has(id)) : null;
       if (keyword === undefined && (byStatus === null || byStatus.length === 0)) return [];
       return [{ filter, keywordMatches: keyword === undefined ? null : [keyword], statusMatches: byStatus }];
