@@ -162,9 +162,11 @@ describe('hide filters of the longest keywords at fan-out', () => {
       const compile = keywordMatcherSteps.compile;
       const scan = keywordMatcherSteps.scan;
       const id = await post();
-      // One compile for the follower (its home and its list); the text read once by each of the two automata,
-      // one transition per character and failure hops that never outnumber them.
-      expect(keywordMatcherSteps.compile - compile).toBeLessThanOrEqual(3 * keywordLength);
+      // One compile for the follower, for its home and its list: every keyword character inserted once and, the
+      // keywords sharing their run of 'a', few trie nodes to link (a second compile would double the count).
+      // The text read once by each of the two automata, one transition per character and failure hops that never
+      // outnumber them.
+      expect(keywordMatcherSteps.compile - compile).toBeLessThan(1.5 * keywordLength);
       expect(keywordMatcherSteps.scan - scan).toBeLessThanOrEqual(2 * (2 * textLength + 1));
       return id;
     };
