@@ -46,34 +46,30 @@ export function firstKeywordMatch(status: Pick<Status, 'text' | 'spoilerText'>, 
   return undefined;
 }
 
-/** What a hide filter needs to judge a status: its keywords' matcher and its status ids; what its keywords said of each status read. */
-type Judge = { matcher: KeywordMatcher | undefined; statusIds: Set<string>; said: Map<string, boolean> };
+/** What a hide filter needs to judge a status: its keywords' matcher and its status ids. */
+type Judge = { matcher: KeywordMatcher | undefined; statusIds: Set<string> };
 const judgeOf = (filters: HideFilter[]): Judge => ({
   matcher: compileKeywords(filters.flatMap((f) => f.keywords)),
   statusIds: new Set(filters.flatMap((f) => f.statusIds)),
-  said: new Map(),
 });
 
-/**
- * judgeOf, compiled once per invocation for a recipient's filters in force, which reads a
- * status's text once (the fan-out judges the same recipients again for their lists and as
- * followers of its tags). `version` tells one reading of the recipient's summary from another.
- */
-function recipientJudge(recipientId: string, version: number, filters: HideFilter[]): Judge {
-  const key = `filters:judge:${recipientId}:${version}:${filters.map((f) => f.id).join(',')}`;
-  const known = factInRequest(key) as Judge | undefined;
-  if (known) return known;
-  const judge = judgeOf(filters);
-  setFactInRequest(key, judge);
-  return judge;
-}
-
 /** Does a status (`wrapper`, judged by `proper`, its original when it is a reblog) match? */
-function judged(j: Judge, wrapper: Status, proper: Status): boolean {
-  if (j.statusIds.has(wrapper.id) || j.statusIds.has(proper.id)) return true;
-  let matches = j.said.get(proper.id);
-  if (matches === undefined) j.said.set(proper.id, (matches = statusMatches(proper, j.matcher)));
-  return matches;
+const judged = (j: Judge, wrapper: Status, proper: Status) =>
+  j.statusIds.has(wrapper.id) || j.statusIds.has(proper.id) || statusMatches(proper, j.matcher);
+
+/**
+ * judged, for one recipient's filters in force, decided once per invocation: the fan-out
+ * judges the same recipients again for their lists and as followers of its tags. The
+ * answer is kept, not the compiled keywords (up to 500 of 512 characters for each of a
+ * page's 1,000 recipients). `version` tells one reading of the recipient's summary from another.
+ */
+function judgedOnce(recipientId: string, version: number, filters: HideFilter[], wrapper: Status, proper: Status): boolean {
+  const key = `filters:judged:${recipientId}:${version}:${filters.map((f) => f.id).join(',')}:${wrapper.id}`;
+  const known = factInRequest(key);
+  if (typeof known === 'boolean') return known;
+  const answer = judged(judgeOf(filters), wrapper, proper);
+  setFactInRequest(key, answer);
+  return answer;
 }
 
 /** The originals of the reblogs among `statuses` that are not themselves in the list (one batch read, none when there are none). */
@@ -114,8 +110,8 @@ export async function dropIrreversiblyFiltered(statuses: Status[], accountId: st
  * FeedManager#phrase_filtered?), at fan-out and notification time. One batch read of
  * the recipients' filter summaries (100 per call); recipients without hide filters cost
  * nothing more. The author's own statuses stay. A recipient's keywords are compiled once
- * per invocation and read each text once (lib/policy/keywords.ts): at most 500 keywords
- * of 512 characters, so what one recipient costs is bounded whatever the status.
+ * per status and invocation and read its text once (lib/policy/keywords.ts), in time linear
+ * in their total length (at most 500 of 512 characters) and in the text's.
  */
 export async function recipientsFilteringOut(status: Status, recipientIds: string[], context: FilterContext, now: number = Date.now()): Promise<Set<string>> {
   const out = new Set<string>();
@@ -127,7 +123,7 @@ export async function recipientsFilteringOut(status: Status, recipientIds: strin
   for (const [recipientId, { filters, readAt }] of summaries) {
     if (recipientId === proper.accountId) continue;
     const active = activeFilters(filters, context, now);
-    if (active.length > 0 && judged(recipientJudge(recipientId, readAt, active), status, proper)) out.add(recipientId);
+    if (active.length > 0 && judgedOnce(recipientId, readAt, active, status, proper)) out.add(recipientId);
   }
   return out;
 }
