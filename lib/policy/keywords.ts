@@ -103,28 +103,42 @@ const codePoints = (s: string): number[] => {
 };
 
 /** A longest output of a node: the keyword's length and its index (lowest among equals), -1 for none. */
-type Outputs = { len: number[]; idx: number[] };
+type Outputs = { len: Int32Array; idx: Int32Array };
+const outputs = (capacity: number): Outputs => ({ len: new Int32Array(capacity).fill(-1), idx: new Int32Array(capacity).fill(-1) });
 
 /**
- * One Aho-Corasick automaton; `anyEnd` counts every keyword ending at a node, `freeEnd` those
- * without an end boundary. Most nodes of a trie of long keywords have one child: it is kept
- * in two arrays, and only nodes with more get a map.
+ * One Aho-Corasick automaton of at most `capacity` nodes (1 + the keywords' total length);
+ * `anyEnd` counts every keyword ending at a node, `freeEnd` those without an end boundary.
+ * Most nodes of a trie of long keywords have one child: it is kept in two arrays, and only
+ * nodes with more get a map.
  */
 class Automaton {
-  private readonly firstSymbol: number[] = [-1];
-  private readonly firstChild: number[] = [0];
-  private readonly moreChildren: (Map<number, number> | undefined)[] = [undefined];
-  private readonly fail: number[] = [0];
-  private readonly parent: number[] = [0];
-  private readonly symbol: number[] = [0];
-  private readonly depth: number[] = [0];
-  readonly anyEnd: Outputs = { len: [-1], idx: [-1] };
-  readonly freeEnd: Outputs = { len: [-1], idx: [-1] };
+  private size = 1;
+  private readonly firstSymbol: Int32Array;
+  private readonly firstChild: Int32Array;
+  private readonly moreChildren = new Map<number, Map<number, number>>();
+  private readonly fail: Int32Array;
+  private readonly parent: Int32Array;
+  private readonly symbol: Int32Array;
+  private readonly depth: Int32Array;
+  readonly anyEnd: Outputs;
+  readonly freeEnd: Outputs;
   maxLen = 0;
+
+  constructor(capacity: number) {
+    this.firstSymbol = new Int32Array(capacity).fill(-1);
+    this.firstChild = new Int32Array(capacity);
+    this.fail = new Int32Array(capacity);
+    this.parent = new Int32Array(capacity);
+    this.symbol = new Int32Array(capacity);
+    this.depth = new Int32Array(capacity);
+    this.anyEnd = outputs(capacity);
+    this.freeEnd = outputs(capacity);
+  }
 
   private child(node: number, sym: number): number | undefined {
     if (this.firstSymbol[node] === sym) return this.firstChild[node];
-    return this.moreChildren[node]?.get(sym);
+    return this.moreChildren.get(node)?.get(sym);
   }
 
   add(symbols: number[], index: number, endBoundary: boolean): void {
@@ -133,17 +147,16 @@ class Automaton {
       keywordMatcherSteps.compile++;
       let next = this.child(node, sym);
       if (next === undefined) {
-        next = this.fail.length;
+        next = this.size++;
         if (this.firstSymbol[node] === -1) (this.firstSymbol[node] = sym), (this.firstChild[node] = next);
-        else (this.moreChildren[node] ??= new Map()).set(sym, next);
-        this.firstSymbol.push(-1);
-        this.firstChild.push(0);
-        this.moreChildren.push(undefined);
-        this.fail.push(0);
-        this.parent.push(node);
-        this.symbol.push(sym);
-        this.depth.push(this.depth[node]! + 1);
-        for (const o of [this.anyEnd, this.freeEnd]) o.len.push(-1), o.idx.push(-1);
+        else {
+          let more = this.moreChildren.get(node);
+          if (!more) this.moreChildren.set(node, (more = new Map()));
+          more.set(sym, next);
+        }
+        this.parent[next] = node;
+        this.symbol[next] = sym;
+        this.depth[next] = this.depth[node]! + 1;
       }
       node = next;
     }
@@ -157,28 +170,33 @@ class Automaton {
 
   /** Failure links and longest outputs, nodes taken by depth so that a node's failure is done before it. */
   build(): void {
-    const byDepth: number[][] = Array.from({ length: this.maxLen + 1 }, () => []);
-    for (let v = 1; v < this.depth.length; v++) byDepth[this.depth[v]!]!.push(v);
-    for (const level of byDepth) {
-      for (const v of level) {
-        const u = this.parent[v]!;
-        let f = 0;
-        if (u !== 0) {
-          f = this.fail[u]!;
-          for (;;) {
-            keywordMatcherSteps.compile++;
-            const t = this.child(f, this.symbol[v]!);
-            if (t !== undefined) {
-              f = t;
-              break;
-            }
-            if (f === 0) break;
-            f = this.fail[f]!;
+    // Nodes in order of depth (a counting sort).
+    const starts = new Int32Array(this.maxLen + 2);
+    for (let v = 1; v < this.size; v++) starts[this.depth[v]! + 1]!++;
+    for (let d = 1; d < starts.length; d++) starts[d]! += starts[d - 1]!;
+    const order = new Int32Array(this.size);
+    for (let v = 1; v < this.size; v++) order[starts[this.depth[v]!]!++] = v;
+    const { anyEnd, freeEnd } = this;
+    for (let i = 0; i < this.size - 1; i++) {
+      const v = order[i]!;
+      const u = this.parent[v]!;
+      let f = 0;
+      if (u !== 0) {
+        f = this.fail[u]!;
+        for (;;) {
+          keywordMatcherSteps.compile++;
+          const t = this.child(f, this.symbol[v]!);
+          if (t !== undefined) {
+            f = t;
+            break;
           }
+          if (f === 0) break;
+          f = this.fail[f]!;
         }
-        this.fail[v] = f;
-        for (const o of [this.anyEnd, this.freeEnd]) if (o.idx[v]! < 0) (o.len[v] = o.len[f]!), (o.idx[v] = o.idx[f]!);
       }
+      this.fail[v] = f;
+      if (anyEnd.idx[v]! < 0) (anyEnd.len[v] = anyEnd.len[f]!), (anyEnd.idx[v] = anyEnd.idx[f]!);
+      if (freeEnd.idx[v]! < 0) (freeEnd.len[v] = freeEnd.len[f]!), (freeEnd.idx[v] = freeEnd.idx[f]!);
     }
   }
 
@@ -203,19 +221,26 @@ export type KeywordMatcher = { test(text: string): boolean; exec(text: string): 
 export function compileKeywords(phrases: Phrase[]): KeywordMatcher | undefined {
   if (phrases.length === 0) return undefined;
   // Keywords that need the previous character to be no word character, and the others.
-  const atStart = new Automaton();
-  const anywhere = new Automaton();
-  phrases.forEach((p, index) => {
+  const keywords = phrases.map((p, index) => {
     const cps = codePoints(p.keyword);
     const first = cps[0];
     const last = cps.at(-1);
     const startBoundary = p.wholeWord && first !== undefined && WORD.test(String.fromCodePoint(first));
     const endBoundary = p.wholeWord && last !== undefined && WORD.test(String.fromCodePoint(last));
-    if (!startBoundary) return anywhere.add(cps.map(fold), index, endBoundary);
-    atStart.add(cps.map((cp, i) => fold(cp) * 2 + (i === 0 || !isWordChar(cps[i - 1]!) ? 1 : 0)), index, endBoundary);
+    return { cps, index, startBoundary, endBoundary };
   });
-  atStart.build();
-  anywhere.build();
+  const automatonOf = (startBoundary: boolean) => {
+    const these = keywords.filter((k) => k.startBoundary === startBoundary);
+    const automaton = new Automaton(1 + these.reduce((n, k) => n + k.cps.length, 0));
+    for (const { cps, index, endBoundary } of these) {
+      const symbols = startBoundary ? cps.map((cp, i) => fold(cp) * 2 + (i === 0 || !isWordChar(cps[i - 1]!) ? 1 : 0)) : cps.map(fold);
+      automaton.add(symbols, index, endBoundary);
+    }
+    automaton.build();
+    return automaton;
+  };
+  const atStart = automatonOf(true);
+  const anywhere = automatonOf(false);
   const maxLen = Math.max(atStart.maxLen, anywhere.maxLen);
 
   const scan = (text: string, first: boolean): Found | undefined => {
