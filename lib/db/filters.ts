@@ -246,10 +246,15 @@ export async function refreshHideSummary(accountId: string): Promise<void> {
   }
 }
 
+/** The hide filters of each of `accountIds` that has any, with the time of the read they were copied from (BatchGet, 100 keys per call). */
+export async function hideSummariesOf(accountIds: string[]): Promise<Map<string, { filters: HideFilter[]; readAt: number }>> {
+  const found = await batchGet(accountIds.map((id) => keys.irreversibleFilters(id)), summaryItem);
+  return new Map([...found.values()].map((s) => [s.accountId, { filters: s.filters, readAt: s.readAt }]));
+}
+
 /** The hide filters of each of `accountIds` that has any (BatchGet, 100 keys per call). */
 export async function hideFiltersOf(accountIds: string[]): Promise<Map<string, HideFilter[]>> {
-  const found = await batchGet(accountIds.map((id) => keys.irreversibleFilters(id)), summaryItem);
-  return new Map([...found.values()].map((s) => [s.accountId, s.filters]));
+  return new Map([...(await hideSummariesOf(accountIds))].map(([id, s]) => [id, s.filters]));
 }
 
 /** The name the fan-out knew it by (v1's irreversible filters are v2's hide filters). */

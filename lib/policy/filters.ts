@@ -7,30 +7,15 @@
 //
 // A status is judged by its original when it is a reblog; the viewer's own statuses are
 // never dropped nor marked (as FeedManager never filters a receiver's own statuses).
-import { filtersOfAccount, hideFiltersOf, toHideFilter, type CustomFilter, type FilterContext, type HideFilter } from '../db/filters';
+import { filtersOfAccount, hideFiltersOf, hideSummariesOf, toHideFilter, type CustomFilter, type FilterContext, type HideFilter } from '../db/filters';
 import { statusesByIds, type Status } from '../db/statuses';
+import { factInRequest, setFactInRequest } from '../request_scope';
+import { compileKeywords, type KeywordMatcher } from './keywords';
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const wordChar = /[\p{L}\p{N}_]/u;
+export { compileKeywords, type KeywordMatcher, type Phrase } from './keywords';
 
-/** A phrase to match; v1 filters call it `phrase`, v2 keywords `keyword`. */
-export type Phrase = { keyword: string; wholeWord: boolean };
-
-/** Mastodon's keyword matching: case-insensitive, word boundaries only where the phrase starts/ends with a word character. */
-export function keywordRegExp(phrases: Phrase[]): RegExp | undefined {
-  if (phrases.length === 0) return undefined;
-  const parts = phrases.map((p) => {
-    const body = escapeRegExp(p.keyword);
-    if (!p.wholeWord) return body;
-    const start = wordChar.test(p.keyword.at(0) ?? '') ? '(?<![\\p{L}\\p{N}_])' : '';
-    const end = wordChar.test(p.keyword.at(-1) ?? '') ? '(?![\\p{L}\\p{N}_])' : '';
-    return `${start}${body}${end}`;
-  });
-  return new RegExp(parts.join('|'), 'iu');
-}
-
-/** keywordRegExp for v1-shaped filters (one phrase each). */
-export const filterRegExp = (filters: { phrase: string; wholeWord: boolean }[]) => keywordRegExp(filters.map((f) => ({ keyword: f.phrase, wholeWord: f.wholeWord })));
+/** compileKeywords for v1-shaped filters (one phrase each). */
+export const filterMatcher = (filters: { phrase: string; wholeWord: boolean }[]) => compileKeywords(filters.map((f) => ({ keyword: f.phrase, wholeWord: f.wholeWord })));
 
 type Scoped = { context: readonly string[]; expiresAt: string | null; action?: string; irreversible?: boolean };
 
@@ -48,29 +33,44 @@ export function activeFilters<F extends Scoped>(filters: F[], context: FilterCon
 const textsOf = (status: Pick<Status, 'text' | 'spoilerText'>) => [status.spoilerText, status.text];
 
 /** Whether a status's text (content and content warning) matches. */
-export const statusMatches = (status: Pick<Status, 'text' | 'spoilerText'>, re: RegExp | undefined) =>
-  re !== undefined && textsOf(status).some((t) => re.test(t));
+export const statusMatches = (status: Pick<Status, 'text' | 'spoilerText'>, matcher: KeywordMatcher | undefined) =>
+  matcher !== undefined && textsOf(status).some((t) => matcher.test(t));
 
 /** The first text a filter's keywords match in a status (Mastodon's keyword_matches), or undefined. */
-export function firstKeywordMatch(status: Pick<Status, 'text' | 'spoilerText'>, re: RegExp | undefined): string | undefined {
-  if (!re) return undefined;
+export function firstKeywordMatch(status: Pick<Status, 'text' | 'spoilerText'>, matcher: KeywordMatcher | undefined): string | undefined {
+  if (!matcher) return undefined;
   for (const t of textsOf(status)) {
-    const m = re.exec(t);
-    if (m) return m[0];
+    const m = matcher.exec(t);
+    if (m !== undefined) return m;
   }
   return undefined;
 }
 
-/** What a hide filter needs to judge a status: its keywords' pattern and its status ids. */
-type Judge = { re: RegExp | undefined; statusIds: Set<string> };
+/** What a hide filter needs to judge a status: its keywords' matcher and its status ids. */
+type Judge = { matcher: KeywordMatcher | undefined; statusIds: Set<string> };
 const judgeOf = (filters: HideFilter[]): Judge => ({
-  re: keywordRegExp(filters.flatMap((f) => f.keywords)),
+  matcher: compileKeywords(filters.flatMap((f) => f.keywords)),
   statusIds: new Set(filters.flatMap((f) => f.statusIds)),
 });
 
 /** Does a status (`wrapper`, judged by `proper`, its original when it is a reblog) match? */
 const judged = (j: Judge, wrapper: Status, proper: Status) =>
-  j.statusIds.has(wrapper.id) || j.statusIds.has(proper.id) || statusMatches(proper, j.re);
+  j.statusIds.has(wrapper.id) || j.statusIds.has(proper.id) || statusMatches(proper, j.matcher);
+
+/**
+ * judged, for one recipient's filters in force, decided once per invocation: the fan-out
+ * judges the same recipients again for their lists and as followers of its tags. The
+ * answer is kept, not the compiled keywords (up to 500 of 512 characters for each of a
+ * page's 1,000 recipients). `version` tells one reading of the recipient's summary from another.
+ */
+function judgedOnce(recipientId: string, version: number, filters: HideFilter[], wrapper: Status, proper: Status): boolean {
+  const key = `filters:judged:${recipientId}:${version}:${filters.map((f) => f.id).join(',')}:${wrapper.id}`;
+  const known = factInRequest(key);
+  if (typeof known === 'boolean') return known;
+  const answer = judged(judgeOf(filters), wrapper, proper);
+  setFactInRequest(key, answer);
+  return answer;
+}
 
 /** The originals of the reblogs among `statuses` that are not themselves in the list (one batch read, none when there are none). */
 async function properOf(statuses: Status[]): Promise<(s: Status) => Status | undefined> {
@@ -109,19 +109,21 @@ export async function dropIrreversiblyFiltered(statuses: Status[], accountId: st
  * Which of `recipientIds` drop `status` from `context` by a hide filter (Mastodon's
  * FeedManager#phrase_filtered?), at fan-out and notification time. One batch read of
  * the recipients' filter summaries (100 per call); recipients without hide filters cost
- * nothing more. The author's own statuses stay.
+ * nothing more. The author's own statuses stay. A recipient's keywords are compiled once
+ * per status and invocation and read its text once (lib/policy/keywords.ts), in time linear
+ * in their total length (at most 500 of 512 characters) and in the text's.
  */
 export async function recipientsFilteringOut(status: Status, recipientIds: string[], context: FilterContext, now: number = Date.now()): Promise<Set<string>> {
   const out = new Set<string>();
   if (recipientIds.length === 0) return out;
-  const summaries = await hideFiltersOf(recipientIds);
+  const summaries = await hideSummariesOf(recipientIds);
   if (summaries.size === 0) return out;
   const proper = (await properOf([status]))(status);
   if (!proper) return out;
-  for (const [recipientId, filters] of summaries) {
+  for (const [recipientId, { filters, readAt }] of summaries) {
     if (recipientId === proper.accountId) continue;
     const active = activeFilters(filters, context, now);
-    if (active.length > 0 && judged(judgeOf(active), status, proper)) out.add(recipientId);
+    if (active.length > 0 && judgedOnce(recipientId, readAt, active, status, proper)) out.add(recipientId);
   }
   return out;
 }
@@ -148,14 +150,18 @@ export type FilterMatch = { filter: CustomFilter; keywordMatches: string[] | nul
  */
 export function filterMatches(statuses: Status[], viewerId: string, filters: CustomFilter[], context: FilterContext, now: number = Date.now()): Map<string, FilterMatch[]> {
   const out = new Map<string, FilterMatch[]>();
-  const active = activeFilters(filters, context, now).map((f) => ({ filter: f, re: keywordRegExp(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
+  const inForce = activeFilters(filters, context, now);
+  const active = inForce.map((f) => ({ filter: f, matcher: compileKeywords(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
   if (active.length === 0) return out;
+  // Every keyword at once: a status none of them matches (most) is read once, not once per filter.
+  const anyKeyword = compileKeywords(inForce.flatMap((f) => f.keywords));
   const byId = new Map(statuses.map((s) => [s.id, s]));
   for (const s of statuses) {
     const proper = s.reblogOfId ? byId.get(s.reblogOfId) : s;
     if (!proper || proper.accountId === viewerId) continue;
-    const matches = active.flatMap(({ filter, re, statusIds }): FilterMatch[] => {
-      const keyword = firstKeywordMatch(proper, re);
+    const someKeyword = statusMatches(proper, anyKeyword);
+    const matches = active.flatMap(({ filter, matcher, statusIds }): FilterMatch[] => {
+      const keyword = someKeyword ? firstKeywordMatch(proper, matcher) : undefined;
       const byStatus = statusIds.size > 0 ? [s.id, ...(s.reblogOfId ? [s.reblogOfId] : [])].filter((id) => statusIds.has(id)) : null;
       if (keyword === undefined && (byStatus === null || byStatus.length === 0)) return [];
       return [{ filter, keywordMatches: keyword === undefined ? null : [keyword], statusMatches: byStatus }];

@@ -5,7 +5,7 @@ import { handler as update } from '../../functions/filters/update';
 import { handler as remove } from '../../functions/filters/delete';
 import { dynamo } from '../../lib/aws';
 import { filtersOf } from '../../lib/db/filters';
-import { activeFilters, filterRegExp, statusMatches } from '../../lib/policy';
+import { activeFilters, filterMatcher, statusMatches } from '../../lib/policy';
 import { handler as homeHandler } from '../../functions/timelines/home';
 import * as keys from '../../lib/db/keys';
 import { batchWrite, updateItem } from '../../lib/db/table';
@@ -88,13 +88,13 @@ describe('filters (v1)', () => {
 
   it('matches as Mastodon: case-insensitive, whole words only where the phrase starts or ends with a word character, expired filters stop applying', () => {
     const base = { id: '1', accountId: '1', context: ['home' as const], irreversible: true, expiresAt: null, createdAt: '' };
-    const whole = filterRegExp([{ ...base, phrase: 'cat', wholeWord: true }]);
+    const whole = filterMatcher([{ ...base, phrase: 'cat', wholeWord: true }]);
     expect(statusMatches({ text: 'A CAT here', spoilerText: '' }, whole)).toBe(true);
     expect(statusMatches({ text: 'concatenate', spoilerText: '' }, whole)).toBe(false);
     expect(statusMatches({ text: 'x', spoilerText: 'cat!' }, whole)).toBe(true);
-    const partial = filterRegExp([{ ...base, phrase: 'cat', wholeWord: false }]);
+    const partial = filterMatcher([{ ...base, phrase: 'cat', wholeWord: false }]);
     expect(statusMatches({ text: 'concatenate', spoilerText: '' }, partial)).toBe(true);
-    const symbol = filterRegExp([{ ...base, phrase: '#tag', wholeWord: true }]);
+    const symbol = filterMatcher([{ ...base, phrase: '#tag', wholeWord: true }]);
     expect(statusMatches({ text: 'see #tag.', spoilerText: '' }, symbol)).toBe(true);
     expect(statusMatches({ text: 'see #tagged', spoilerText: '' }, symbol)).toBe(false);
     const expired = { ...base, phrase: 'x', wholeWord: true, expiresAt: new Date(Date.now() - 1000).toISOString() };
