@@ -12,6 +12,9 @@
 // count (a character can be four of them).
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
+import { CONTROLS, withoutControls } from '../text/html';
+
+export { withoutControls };
 
 /** The protocols a link may use (the web, and the decentralised schemes Mastodon also keeps). */
 const LINK_SCHEMES = ['http', 'https', 'dat', 'dweb', 'ipfs', 'ipns', 'ssb', 'gopher', 'xmpp', 'magnet', 'gemini'];
@@ -39,12 +42,6 @@ const OPTIONS: sanitizeHtml.IOptions = {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noopener noreferrer' } }),
   },
 };
-
-/** C0 and C1 control characters and DEL, but tab, newline and carriage return. */
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
-/** Text without control characters (but tab, newline and return). */
-export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
 
 export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
