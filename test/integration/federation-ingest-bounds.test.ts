@@ -34,7 +34,7 @@ beforeAll(async () => {
 async function throughWorker(body: Doc): Promise<string[]> {
   const message = { activity: body, signer: String(body.actor), receivedAt: new Date().toISOString() };
   const event = { Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as unknown as SQSEvent;
-  const result = await inboxWorker(event, {} as never, () => undefined);
+  const result = await inboxWorker(event);
   return (result ?? { batchItemFailures: [] }).batchItemFailures.map((f) => f.itemIdentifier);
 }
 
