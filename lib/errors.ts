@@ -31,3 +31,18 @@ export const accountPending = () => new HttpError(403, 'Your login is currently 
 /** OAuth endpoints answer with RFC 6749 error codes, as Doorkeeper does for Mastodon. */
 export const oauthError = (status: number, error: string, description: string) =>
   new HttpError(status, error, { error_description: description });
+
+/**
+ * A write refused before it was sent: the item would be over DynamoDB's 400 KB item limit (lib/db/item_size.ts).
+ * Permanent: the same write fails the same way however often it is retried, so workers drop the message (the
+ * inbox worker refuses the activity) and the HTTP stack answers 422.
+ */
+export class ItemTooLarge extends Error {
+  constructor(
+    readonly key: string,
+    readonly bytes: number,
+  ) {
+    super(`item ${key} would be ${bytes} bytes, over DynamoDB's item limit`);
+    this.name = 'ItemTooLarge';
+  }
+}

@@ -4,38 +4,15 @@
 // (PutItem, UpdateItem's result, BatchWriteItem, and so the transactions built on
 // them in ./transactions.ts) goes through its exported `itemSize`, which this replaces.
 import { createRequire } from 'node:module';
+import { attributeItemSize } from '../../lib/db/item_size';
 
 type AttributeValue = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
 const db = require('dynalite/db/index.js') as { itemSize: (item: Record<string, AttributeValue>, ...rest: unknown[]) => number };
 
-const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
-
-/** A number takes about one byte per two significant digits, plus one. */
-const numberSize = (text: string) => {
-  const digits = text.replace(/^[-+]/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(digits.length, 1) / 2) + 1;
-};
-
-function valueSize(value: AttributeValue): number {
-  const [type, v] = Object.entries(value)[0] ?? ['NULL', true];
-  switch (type) {
-    case 'S': return utf8(String(v));
-    case 'N': return numberSize(String(v));
-    case 'B': return Buffer.from(String(v), 'base64').length;
-    case 'SS': return (v as string[]).reduce((n, s) => n + utf8(s), 0);
-    case 'NS': return (v as string[]).reduce((n, s) => n + numberSize(s), 0);
-    case 'BS': return (v as string[]).reduce((n, s) => n + Buffer.from(s, 'base64').length, 0);
-    case 'L': return 3 + (v as AttributeValue[]).reduce((n, e) => n + 1 + valueSize(e), 0);
-    case 'M': return 3 + Object.entries(v as Record<string, AttributeValue>).reduce((n, [k, e]) => n + 1 + utf8(k) + valueSize(e), 0);
-    default: return 1; // BOOL, NULL
-  }
-}
-
 /** An item's size as DynamoDB counts it (bench/cost.ts uses it for the GSI writes dynalite does not charge). */
-export const itemSize = (item: Record<string, AttributeValue>) =>
-  Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueSize(value), 0);
+export const itemSize = attributeItemSize;
 
 let applied = false;
 

@@ -10,7 +10,8 @@ import * as keys from './keys';
 import { attachMediaItems, putRemoteMedia, releaseMediaItems, type Media } from './media';
 import { deletePollItems, pollExpiryRecord, pollRecord, type Poll } from './polls';
 import { searchIndexRecords } from './search';
-import { statusItem, type Status } from './statuses';
+import { assertItemFits } from './item_size';
+import { statusItem, statusRecord, type Status } from './statuses';
 import { batchGet, batchWrite, keyString, query, queryAll, setAttributes, transact, type Item, type TransactItem } from './table';
 import { publicEntryRecords } from './timelines';
 
@@ -120,6 +121,8 @@ function entryChanges(w: StatusEditWrite): { puts: (Item & { PK: string; SK: str
  */
 export async function writeStatusEdit(w: StatusEditWrite): Promise<{ ok: true } | { failed: StatusEditFailure }> {
   const attach = w.attach ?? [];
+  // The status is updated, not put: the item it becomes is measured here (ItemTooLarge), as a Put's is in ./table.ts.
+  assertItemFits(statusRecord(w.after));
   const items: TransactItem[] = [
     updateStatusItem(w.before, w.after),
     ...w.versions.map((v): TransactItem => ({ Put: { Item: editRecord(v), ConditionExpression: 'attribute_not_exists(PK)' } })),

@@ -12,6 +12,8 @@
 import type { z } from 'zod';
 import { dynamo, isAwsError, type CancellationReason, type QueryInput, type TransactWriteItem, type UpdateInput } from '../aws';
 import { config } from '../config';
+import { ItemTooLarge } from '../errors';
+import { assertItemFits } from './item_size';
 import type { Key } from './keys';
 
 export type Item = Record<string, unknown>;
@@ -39,6 +41,17 @@ const cancelledForConflict = (err: unknown): boolean =>
 const isConflict = (err: unknown): boolean => isAwsError(err, 'TransactionConflictException') || cancelledForConflict(err);
 
 /**
+ * An update that would take its item over the limit is refused by DynamoDB (no item is measured here before an
+ * update: its size after depends on what is stored). It becomes the same named failure as an oversized Put.
+ */
+const tooLargeOf = (err: unknown, key: string): unknown => {
+  const sizeRefused =
+    (isAwsError(err, 'ValidationException') && /item size/i.test((err as Error).message)) ||
+    (isAwsError(err, 'TransactionCanceledException') && reasonsOf(err).some((r) => r.Code === 'ValidationError' && /item size/i.test(r.Message ?? '')));
+  return sizeRefused ? new ItemTooLarge(key, -1) : err;
+};
+
+/**
  * Runs `send` again while it is refused for a conflict, up to CONFLICT_ATTEMPTS
  * runs. Full jitter over a window that doubles from 20 ms (to at most 1 s) spreads
  * the requests that collided, so that each retry round lets more of them through.
@@ -64,6 +77,7 @@ export async function getItem<T>(key: Key, parser: Parser<T>, consistent = false
 
 /** Writes an item; with `ifAbsent`, answers false instead of overwriting an existing one. */
 export async function putItem(item: Key & Item, opts: { ifAbsent?: boolean } = {}): Promise<boolean> {
+  assertItemFits(item);
   try {
     await retryingConflicts(() =>
       dynamo().put({
@@ -91,7 +105,7 @@ export async function updateItem<T>(
     return parseItem(parser, Attributes);
   } catch (err) {
     if (isAwsError(err, 'ConditionalCheckFailedException')) return undefined;
-    throw err;
+    throw tooLargeOf(err, `${String(input.Key?.PK)}|${String(input.Key?.SK)}`);
   }
 }
 
@@ -159,6 +173,7 @@ export const keyString = (k: Key) => `${k.PK}|${k.SK}`;
 
 /** Writes and deletes in chunks of 25, unprocessed items retried with backoff. */
 export async function batchWrite(puts: (Key & Item)[], deletes: Key[] = []): Promise<void> {
+  puts.forEach(assertItemFits);
   const requests = [
     ...puts.map((Item) => ({ PutRequest: { Item } })),
     ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
@@ -186,6 +201,7 @@ export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<Raw
  * again (see retryingConflicts): its conditions are then evaluated afresh.
  */
 export async function transact(items: TransactItem[]): Promise<{ ok: true } | { ok: false; failed: number[] }> {
+  for (const entry of items) if (entry.Put) assertItemFits(entry.Put.Item as Item);
   const withTable = items.map((entry) => {
     const [kind, body] = Object.entries(entry)[0] as [string, Item];
     return { [kind]: { ...body, TableName: table() } } as RawTransactItem;
@@ -199,7 +215,7 @@ export async function transact(items: TransactItem[]): Promise<{ ok: true } | { 
       const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
       if (failed.length > 0) return { ok: false, failed };
     }
-    throw err;
+    throw tooLargeOf(err, 'a transaction item');
   }
 }
 

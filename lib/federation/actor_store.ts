@@ -22,7 +22,7 @@ import { FetchFailed, fetchObject } from './fetch';
 import { passesUrlRules } from './guard';
 import { KeyFetchRefused } from './key_gate';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
-import { htmlToText, sanitizeRemoteHtml } from './sanitize';
+import { boundedRemoteHtml, headOf, htmlToText, truncateUtf8, withoutControls } from './sanitize';
 import type { KeyLookup } from './signatures';
 import { ACTOR_TYPES, isActorType, keyOf, REFETCH_AT_MOST_EVERY_MS, sameOrigin } from './signer_keys';
 import { apUrls, isLocalUrl } from './urls';
@@ -34,11 +34,17 @@ export { ACTOR_TYPES, REFETCH_AT_MOST_EVERY_MS };
 /** A stored actor older than this is fetched again when next needed. */
 export const REFRESH_AFTER_MS = 24 * 3600_000;
 
-const MAX_DISPLAY_NAME = 1000;
+// Bounds in UTF-8 bytes, so that an account item stays far under DynamoDB's 400 KB whatever the script: at most
+// 1,000 (name) + 50,000 (bio) + 16 × (2 × 1,000 + 4,000 + 2,047) (fields, named twice, their HTML and text)
+// + 20 emoji of ~2,200 + 10 URLs of ≤ 2,000 + a key of ≤ 10,000: about 240,000 bytes.
+const MAX_DISPLAY_NAME = 1_000;
 const MAX_NOTE_HTML = 50_000;
 const MAX_FIELDS = 16;
-const MAX_FIELD_NAME = 255;
-const MAX_FIELD_VALUE = 2047;
+const MAX_FIELD_NAME = 1_000;
+const MAX_FIELD_VALUE_HTML = 4_000;
+const MAX_FIELD_VALUE = 2_047;
+/** A longer link or image URL is not kept; an actor id that long is refused. */
+const MAX_URL_LENGTH = 2_000;
 
 /** Why a document is not an actor we store. */
 export class InvalidActor extends Error {
@@ -57,7 +63,9 @@ export type ParsedActor = Pick<
 > & { uri: string; domain: string; published: string | null };
 
 /** A link-valued property (a URL string or an object with an id), as an http(s) URL or null. */
-const linkOf = (value: unknown): string | null => httpUrl(idOf(value)) ?? null;
+const linkOf = (value: unknown): string | null => bounded(httpUrl(idOf(value)));
+
+const bounded = (url: string | undefined): string | null => (url && url.length <= MAX_URL_LENGTH ? url : null);
 
 /**
  * An image property (`icon`, `image`): an Image object or an array of them, or a bare URL. One the address guard
@@ -65,14 +73,14 @@ const linkOf = (value: unknown): string | null => httpUrl(idOf(value)) ?? null;
  */
 const imageOf = (value: unknown): string | null => {
   for (const v of asArray(value)) {
-    const found = typeof v === 'string' ? httpUrl(v) : urlOf(objectOf(v)?.url);
+    const found = bounded(typeof v === 'string' ? httpUrl(v) : urlOf(objectOf(v)?.url));
     if (found && passesUrlRules(found)) return found;
   }
   return null;
 };
 
-/** Control characters out, length bounded: names are shown as text. */
-const plainText = (text: string, max: number) => text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, max);
+/** Control characters out (a line break or tab too: a name is one line), bounded in bytes: names are shown as text. */
+const plainText = (text: string, maxBytes: number) => truncateUtf8(withoutControls(text.replace(/[\t\n\r]/g, ' ')).trim(), maxBytes);
 
 function fieldsOf(doc: ApDocument): Pick<Account, 'fields' | 'fieldsHtml'> {
   const fields: Account['fields'] = [];
@@ -81,8 +89,9 @@ function fieldsOf(doc: ApDocument): Pick<Account, 'fields' | 'fieldsHtml'> {
     const entry = objectOf(item);
     if (!entry || typeOf(entry) !== 'PropertyValue' || typeof entry.name !== 'string' || typeof entry.value !== 'string') continue;
     const name = plainText(entry.name, MAX_FIELD_NAME);
-    const html = sanitizeRemoteHtml(entry.value.slice(0, MAX_FIELD_VALUE * 4)).slice(0, MAX_FIELD_VALUE * 2);
-    fields.push({ name, value: htmlToText(html).slice(0, MAX_FIELD_VALUE) });
+    // Sanitising reads the whole value: what is far beyond the bound is not read.
+    const html = boundedRemoteHtml(headOf(entry.value, MAX_FIELD_VALUE_HTML * 4), MAX_FIELD_VALUE_HTML);
+    fields.push({ name, value: truncateUtf8(htmlToText(html), MAX_FIELD_VALUE) });
     fieldsHtml.push({ name, value: html, verifiedAt: null });
     if (fields.length === MAX_FIELDS) break;
   }
@@ -95,6 +104,7 @@ export function parseActor(doc: ApDocument, opts: { keyId?: string } = {}): Pars
   if (!type || !(ACTOR_TYPES as readonly string[]).includes(type)) throw new InvalidActor(`type ${JSON.stringify(type ?? null)} is not an actor`);
   const uri = httpUrl(doc.id);
   if (!uri || uri !== doc.id) throw new InvalidActor('id is not an http(s) URL');
+  if (uri.length > MAX_URL_LENGTH) throw new InvalidActor('id is too long');
   if (isLocalUrl(uri)) throw new InvalidActor('id is one of our own URLs');
   const username = typeof doc.preferredUsername === 'string' ? doc.preferredUsername.trim() : '';
   if (!isAcctUsername(username)) throw new InvalidActor('preferredUsername is missing or not a username');
@@ -107,9 +117,9 @@ export function parseActor(doc: ApDocument, opts: { keyId?: string } = {}): Pars
     username,
     domain: new URL(uri).host.toLowerCase(),
     displayName: name ? plainText(name, MAX_DISPLAY_NAME) : '',
-    noteHtml: summary ? sanitizeRemoteHtml(summary.slice(0, MAX_NOTE_HTML * 2)).slice(0, MAX_NOTE_HTML) : '',
+    noteHtml: summary ? boundedRemoteHtml(headOf(summary, MAX_NOTE_HTML * 4), MAX_NOTE_HTML) : '',
     ...fieldsOf(doc),
-    url: urlOf(doc.url) ?? null,
+    url: bounded(urlOf(doc.url)),
     actorType: type,
     locked: doc.manuallyApprovesFollowers === true,
     bot: type === 'Service' || type === 'Application',

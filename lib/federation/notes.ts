@@ -22,7 +22,7 @@ import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { parseStatusText } from '../text/status';
 import { normalizeTag } from '../text/tags';
-import { htmlToText, sanitizeRemoteHtml } from './sanitize';
+import { boundedRemoteHtml, htmlToText, truncateUtf8 } from './sanitize';
 import { readEmojiTags } from './emoji_tags';
 import { MAX_URL_LENGTH, passesUrlRules } from './guard';
 import { requestAttachmentCopies, requestCopiesOfStatus } from './media_requests';
@@ -41,11 +41,21 @@ const MEDIA_TYPES = new Set(['Document', 'Image', 'Video', 'Audio']);
 export const MAX_REMOTE_MEDIA = 4;
 /** Ids longer than this are refused: they key items (DynamoDB keys stop at 2 KB) and no real server mints them. */
 export const MAX_ID_LENGTH = 1000;
-/** Sanitised HTML beyond this is refused (a status item must stay well under DynamoDB's 400 KB). */
-const MAX_CONTENT_LENGTH = 100_000;
-const MAX_SPOILER_LENGTH = 5_000;
-/** Mastodon's limit on a media description. */
-const MAX_DESCRIPTION_LENGTH = 1_500;
+/**
+ * A remote status's sanitised HTML is cut to this many UTF-8 bytes, and its plain text (stored beside it) too.
+ * Mastodon keeps remote content whole; a status item must stay under DynamoDB's 400 KB, and twenty of them
+ * under what a Lambda response carries. What a status item holds at most, in bytes: content and text
+ * 2 × 100,000; spoiler 5,000; 40 tags of at most 300; 50 mentions of at most ~2,600 (id, username ≤ 255,
+ * acct, URL ≤ MAX_URL_LENGTH); 20 emoji of at most ~2,200; uri and url ≤ 3,000; the rest under 1,000: about
+ * 398,000 in the worst case, usually 200,000 and less, and lib/db/item_size.ts refuses by name whatever
+ * would still pass the limit.
+ */
+export const MAX_CONTENT_BYTES = 100_000;
+const MAX_SPOILER_BYTES = 5_000;
+/** Mastodon's limit on a media description is 1,500 characters: as many CJK ones. */
+const MAX_DESCRIPTION_BYTES = 4_500;
+/** Longer URLs are not kept (a mention's or a status's page link; ids are bounded by MAX_ID_LENGTH). */
+export const MAX_URL_LENGTH = 2_000;
 const MAX_TAGS = 40;
 const MAX_MENTIONS = 50;
 const MAX_DIMENSION = 100_000;
@@ -131,7 +141,7 @@ function attachmentOf(value: unknown): RemoteAttachment | undefined {
   if (!remoteUrl || remoteUrl.length > MAX_URL_LENGTH) return undefined;
   const width = positiveInt(doc.width);
   const height = positiveInt(doc.height);
-  const description = typeof doc.name === 'string' ? htmlToText(doc.name).slice(0, MAX_DESCRIPTION_LENGTH) : '';
+  const description = typeof doc.name === 'string' ? truncateUtf8(htmlToText(doc.name), MAX_DESCRIPTION_BYTES) : '';
   return {
     type: mediaKindOf(doc),
     remoteUrl,
@@ -156,10 +166,15 @@ function languageOf(note: ApDocument): string | null {
 /** Never later than now: a clock ahead (or a lie) must not put a status above everything else. */
 const notInFuture = (at: Date | undefined): Date => (at && at.getTime() <= Date.now() ? at : new Date());
 
+const boundedUrl = (url: string | undefined): string | null => (url && url.length <= MAX_URL_LENGTH ? url : null);
+
+/** A status's plain text: what keyword filters and search read, from its (bounded) HTML, as bounded. */
+export const remoteStatusText = (contentHtml: string): string => truncateUtf8(htmlToText(contentHtml), MAX_CONTENT_BYTES);
+
 /**
  * Reads a Note as real peers send it (the variants of test/fixtures/activitypub/README.md). Undefined when it
  * cannot be `author`'s status: not a note type, an id elsewhere than the author's server, `attributedTo` someone
- * else, or content beyond what we store.
+ * else. Its content is bounded in bytes (MAX_CONTENT_BYTES), not refused.
  */
 export function readNote(note: ApDocument, author: Account): ReadNote | undefined {
   if (!NOTE_TYPES.has(typeOf(note) ?? '')) return undefined;
@@ -168,9 +183,9 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
   // The first attributed actor is the author, as Mastodon reads it.
   if (idsOf(note.attributedTo)[0] !== author.uri) return undefined;
 
-  const contentHtml = sanitizeRemoteHtml(textOf(note, 'content') ?? '');
-  const spoilerText = htmlToText(textOf(note, 'summary') ?? '');
-  if (contentHtml.length > MAX_CONTENT_LENGTH || spoilerText.length > MAX_SPOILER_LENGTH) return undefined;
+  // Cut rather than refused, as a reader would rather see the start of a long post than nothing.
+  const contentHtml = boundedRemoteHtml(textOf(note, 'content') ?? '', MAX_CONTENT_BYTES);
+  const spoilerText = truncateUtf8(htmlToText(textOf(note, 'summary') ?? ''), MAX_SPOILER_BYTES);
   // A poll we could not store refuses the status, as oversize content does; a Question without options is a plain status.
   const poll = typeOf(note) === 'Question' ? readQuestion(note) : 'none';
   if (poll === 'refused') return undefined;
@@ -190,7 +205,7 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
 
   return {
     uri,
-    url: urlOf(note.url) ?? null,
+    url: boundedUrl(urlOf(note.url)),
     createdAt: notInFuture(dateOf(note.published)),
     visibility,
     contentHtml,
@@ -259,7 +274,7 @@ function statusOf(read: ReadNote, author: Account, parent: Status | undefined, m
     createdAt: read.createdAt.toISOString(),
     reblogOfId: null,
     // The plain text of the content: what keyword filters and search read (a remote status has no source text).
-    text: htmlToText(read.contentHtml),
+    text: remoteStatusText(read.contentHtml),
     contentHtml: read.contentHtml,
     spoilerText: read.spoilerText,
     sensitive: read.sensitive,

@@ -8,12 +8,13 @@ import type { Account } from '../db/accounts';
 import type { Poll } from '../db/polls';
 import { newId } from '../ids';
 import { AS_CONTEXT, type Activity } from './activities';
+import { withoutControls } from './sanitize';
 import { apUrls } from './urls';
 import { asArray, dateOf, objectOf, type ApDocument } from './vocab';
 
 /** More options than any server offers (Mastodon allows 4 by default, 20 at most by setting): refused. */
 export const MAX_REMOTE_OPTIONS = 20;
-/** Longer option titles are refused (Mastodon's default limit is 50 characters). */
+/** Longer option titles are refused (Mastodon's default limit is 50 characters): 1,500 UTF-8 bytes at most, 30,000 for 20. */
 export const MAX_OPTION_TITLE = 500;
 /** Counts beyond this are nonsense: read as this. */
 const MAX_COUNT = 1_000_000_000;
@@ -37,7 +38,7 @@ const countOf = (value: unknown): number =>
 function optionOf(value: unknown): { title: string; votesCount: number } | undefined {
   const doc = objectOf(value);
   if (!doc || typeof doc.name !== 'string') return undefined;
-  const title = doc.name.trim();
+  const title = withoutControls(doc.name).trim();
   if (title === '') return undefined;
   return { title, votesCount: countOf(objectOf(doc.replies)?.totalItems) };
 }

@@ -8,7 +8,7 @@ import { config } from '../config';
 import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { seedKnownEmpty } from '../db/viewer_summary';
-import { HttpError } from '../errors';
+import { HttpError, ItemTooLarge } from '../errors';
 import { log } from '../log';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
@@ -85,7 +85,7 @@ function render(reply: Reply, path: string): Result {
 
 /** DynamoDB refuses an item over 400 KB: the input made a record too large, which is the client's to change. */
 const isItemTooLarge = (err: unknown) =>
-  err instanceof Error && err.name === 'ValidationException' && /item size/i.test(err.message);
+  err instanceof ItemTooLarge || err instanceof Error && err.name === 'ValidationException' && /item size/i.test(err.message);
 
 export function errorReply(err: unknown, requestId = ''): Reply {
   if (err instanceof HttpError) return new Reply(err.status, { error: err.message, ...err.extra }, err.headers);

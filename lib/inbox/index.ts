@@ -25,6 +25,7 @@ import { accountByActorUri } from '../federation/actors';
 import { deleteStashedBody, readStashedBody } from '../federation/inbox_body';
 import { MAX_ID_LENGTH } from '../federation/notes';
 import { canonicalId, idOf, objectOf, sameHost, typeOf, type ApDocument } from '../federation/vocab';
+import { ItemTooLarge } from '../errors';
 import { log } from '../log';
 import { isRemoteAccount } from '../policy/federation';
 import { isSuspendedUrl } from '../policy/instance_domains';
@@ -136,6 +137,11 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
     outcome = await handler({ id: parts.id, type: parts.type, actor: { ...actor, uri: parts.actorUri }, activity: activity! });
   } catch (err) {
     await releaseActivity(parts.id, claim.claimant);
+    // A record it would make cannot be stored, now or on any retry: the activity is refused, not retried into the dead-letter queue.
+    if (err instanceof ItemTooLarge) {
+      log.warn('inbox: activity refused', { reason: 'item too large', id: parts.id, type: parts.type, key: err.key, bytes: err.bytes });
+      return finish(message, 'refused');
+    }
     throw err;
   }
   if (outcome === 'applied') {

@@ -14,8 +14,7 @@ import { requestAttachmentCopies } from '../federation/media_requests';
 import { pollById } from '../db/polls';
 import { remoteStatusIdByUri } from '../db/remote';
 import { statusById, type Status } from '../db/statuses';
-import { mentionsOf, readNote, type ReadNote } from '../federation/notes';
-import { htmlToText } from '../federation/sanitize';
+import { mentionsOf, readNote, remoteStatusText, type ReadNote } from '../federation/notes';
 import { dateOf, type ApDocument } from '../federation/vocab';
 import { newId } from '../ids';
 import { log } from '../log';
@@ -68,7 +67,7 @@ export async function updateNote(received: Received, object: ApDocument): Promis
   const media = mediaChanges(read, before, current, editedAt);
   const after: Status = {
     ...before,
-    text: htmlToText(read.contentHtml),
+    text: remoteStatusText(read.contentHtml),
     contentHtml: read.contentHtml,
     spoilerText: read.spoilerText,
     sensitive: read.sensitive,

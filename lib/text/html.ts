@@ -1,9 +1,19 @@
 // Segments to HTML. Everything the user typed is escaped; the only markup is
 // the server's own (<p>, <br />, <a>, <span>), so the output is safe to insert.
-import escapeHtml from 'escape-html';
+import escape from 'escape-html';
 import type { Segment, UrlSegment } from './tokenize';
 
-export { escapeHtml };
+/** C0 and C1 control characters and DEL, but tab, newline and carriage return. */
+export const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Text without control characters (but tab, newline and return): they show as nothing or as garbage. */
+export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
+
+/**
+ * Text as HTML: escaped, and without control characters, which HTML does not allow
+ * (the source text keeps what was typed; the HTML every client shows does not carry them).
+ */
+export const escapeHtml = (text: string): string => escape(withoutControls(text));
 
 /** Characters of a link shown before Mastodon's ellipsis. */
 const DISPLAY_LENGTH = 30;

@@ -73,7 +73,7 @@ describe('reading actor documents', () => {
     ['locked', { manuallyApprovesFollowers: true }, { locked: true }],
     ['no endpoints, links as objects', { endpoints: undefined, inbox: { id: 'https://remote.example/users/carol/inbox' } }, { sharedInboxUrl: null, inboxUrl: 'https://remote.example/users/carol/inbox' }],
     ['no name, a nameMap', { name: undefined, nameMap: { en: 'Carol C.' } }, { displayName: 'Carol C.' }],
-    ['a name with control characters', { name: 'Ca\u0000rol\n' }, { displayName: 'Ca rol' }],
+    ['a name with control characters', { name: 'Ca\u0000rol\n' }, { displayName: 'Carol' }],
     ['no summary', { summary: undefined }, { noteHtml: '' }],
     ['publicKey as an array: the one the signature names wins', {
       publicKey: [
