@@ -184,6 +184,11 @@ export type ConnectRequest = {
 export const MAX_CONNECTIONS_PER_ADDRESS = 50;
 /** Open WebSocket connections of one access token at once: a client multiplexes its streams over one. */
 export const MAX_CONNECTIONS_PER_TOKEN = 16;
+/**
+ * A limit as RATE_LIMIT_FACTOR scales every limit: the local stack reports every socket as 127.0.0.1, so
+ * benchmarks that open hundreds of listeners raise it as they raise the request budgets.
+ */
+const scaled = (limit: number) => Math.max(1, Math.round(limit * config.rateLimitFactor));
 /** GetConnection calls in flight while taking back the slots of connections that left without a $disconnect. */
 const RECLAIM_CONCURRENCY = 8;
 /** Another connection took the free slot this one read: read again, a few times. */
@@ -228,8 +233,8 @@ async function freeSlot(scope: 'addr' | 'token', subject: string, max: number): 
 /** The slots a new connection takes: its address's and, with a token, its token's; refused when one is full. */
 async function connectionSlots(sourceIp: string | undefined, tokenId: string | null): Promise<Key[]> {
   const [address, token] = await Promise.all([
-    freeSlot('addr', addressSubject(sourceIp ?? ''), MAX_CONNECTIONS_PER_ADDRESS),
-    tokenId ? freeSlot('token', tokenId, MAX_CONNECTIONS_PER_TOKEN) : undefined,
+    freeSlot('addr', addressSubject(sourceIp ?? ''), scaled(MAX_CONNECTIONS_PER_ADDRESS)),
+    tokenId ? freeSlot('token', tokenId, scaled(MAX_CONNECTIONS_PER_TOKEN)) : undefined,
   ]);
   if (!address) throw tooManyConnections('address');
   if (tokenId && !token) throw tooManyConnections('token');
