@@ -1,6 +1,7 @@
 // The sweeper (DESIGN: "EventBridge rule (every minute) ──► sweeper"): closes due polls, notifying voters and authors,
 // publishes due scheduled statuses, and sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts).
 import type { ScheduledEvent } from 'aws-lambda';
+import { requireStage } from '../../lib/config';
 import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
@@ -41,6 +42,9 @@ export async function run(now: number = Date.now()) {
   const pollUpdates = await sendChangedPolls(now);
   return { polls, scheduled, pollUpdates };
 }
+
+// Without STAGE the function refuses to start, as every entry point (lib/config.ts).
+requireStage();
 
 export const handler = async (event: ScheduledEvent) => {
   // As every entry point (lib/secrets.ts): without the secrets the run fails before it touches anything,
