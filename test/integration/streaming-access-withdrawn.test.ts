@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { FunctionUrlResponse, installAwslambda, invokeStreamed, lambdaContext } from '../../infra/local/lambda-stream';
 import { handler as message } from '../../functions/streaming/message';
 import { handler as revoke } from '../../functions/oauth/revoke';
+import { handler as tokenEndpoint } from '../../functions/oauth/token';
 import { handler as verify } from '../../functions/accounts/verify_credentials';
 import { main } from '../../lib/admin/cli';
 import { deleteAppCommand, setDisabled } from '../../lib/admin/commands';
@@ -24,7 +25,7 @@ import { openSseSession, serveSse } from '../../lib/streaming/sse';
 import { fanOut } from '../../lib/timelines/fanout';
 import { issueAccessToken } from '../../lib/tokens';
 import { call } from '../support/http';
-import { aFollow, anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
+import { aFollow, anApp, anAppToken, anAuthorizationCode, aPostedStatus, aUser } from '../support/factories';
 import { arrival } from '../support/arrival';
 import { connectThroughHandler, useManagementApi } from '../support/management-api';
 
@@ -217,6 +218,31 @@ describe('revoking a token (POST /oauth/revoke)', () => {
     const never = { write: async () => true, signal: new AbortController().signal };
     await expect(serveSse(session, reader.account, never)).rejects.toMatchObject({ status: 401, message: 'The access token is invalid' });
     expect(await subscribed(channels.home(reader.account.id))).toEqual([]);
+  });
+});
+
+describe('replaying an authorization code (RFC 6749 section 4.1.2)', () => {
+  it('revokes the token its first exchange issued and closes that token\'s streams', async () => {
+    const user = await aUser();
+    const { app, clientSecret } = await anApp();
+    const code = await anAuthorizationCode({ app, accountId: user.account.id, scopes: ['read', 'write'] });
+    const form = { grant_type: 'authorization_code', client_id: app.clientId, client_secret: clientSecret, code, redirect_uri: app.redirectUris[0]! };
+    const first = await call(tokenEndpoint, { method: 'POST', path: '/oauth/token', form });
+    expect(first.status).toBe(200);
+    const issued: string = first.body.access_token;
+    const stream = await listen(issued, { stream: 'user' });
+    const kept = await listen(user.token, { stream: 'user' });
+
+    const replay = await call(tokenEndpoint, { method: 'POST', path: '/oauth/token', form });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+
+    expect(await tokenByHash(sha256(issued))).toBeUndefined();
+    expect((await call(verify, { path: '/api/v1/accounts/verify_credentials', token: issued })).status).toBe(401);
+    expect(closed).toContain(stream);
+    expect(closed).not.toContain(kept);
+    expect(await connectionById(stream)).toBeUndefined();
+    expect((await call(verify, { path: '/api/v1/accounts/verify_credentials', token: user.token })).status).toBe(200);
   });
 });
 
