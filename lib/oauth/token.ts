@@ -6,6 +6,7 @@ import type { App } from '../db/apps';
 import { authCodeByHash, exchangeAuthCode, spendAuthCode, tokenByHash, type Token } from '../db/tokens';
 import { log } from '../log';
 import { issueAccessToken, newAccessToken } from '../tokens';
+import { addressSubject, enforce, hit, throttles } from '../http/ratelimit';
 import { authenticatedClient } from './client';
 import { invalidClient, invalidGrant, invalidRequest, invalidScope, missingParam, unsupportedGrantType } from './errors';
 import { checkLogin, countSignInAttempt, recordSignInLater } from './login';
@@ -45,6 +46,8 @@ export async function exchange(input: unknown, authorization: string | undefined
   if (!params.grant_type) throw invalidRequest(missingParam('grant_type'));
   switch (params.grant_type) {
     case 'client_credentials':
+      // Counted before anything is checked, as the password grant: every grant stores a token.
+      enforce([await hit(throttles.appToken, addressSubject(ip))]);
       return clientCredentials(params, await client(params, authorization));
     case 'password':
       // Counted before anything is checked, so that no answer (not even a wrong client) comes uncounted.

@@ -11,8 +11,10 @@ import { anApp, anAuthorizationCode, aUser, DEFAULT_PASSWORD } from '../support/
 
 registerInlineWorker('signin', signinWorker);
 
+let lastOctet = 0;
+/** Each request from an address of its own: grants are throttled per address (test/integration/ratelimit-*.test.ts). */
 const post = (form: Record<string, string>, extra: Partial<Call> = {}) =>
-  call(token, { method: 'POST', path: '/oauth/token', form, ...extra });
+  call(token, { method: 'POST', path: '/oauth/token', form, sourceIp: `198.51.100.${++lastOctet % 250}`, ...extra });
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
