@@ -112,6 +112,8 @@ export async function inProcessEmulators() {
     AWS_REGION: 'us-east-1',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LOG_LEVEL: 'error',
+    // Nothing runs without a stage (lib/config.ts); these emulators are this machine's.
+    STAGE: process.env.STAGE || 'local',
   });
   return emulators;
 }

@@ -5,8 +5,31 @@ const env = (name: string, fallback: string): string => {
   return value === undefined || value === '' ? fallback : value;
 };
 
+/**
+ * The stage is never guessed. Defaulting to `local` once let the operator CLI, run against a real table
+ * without STAGE, seal a new account's federation key with the public development secret (lib/secrets.ts)
+ * without a word. `npm start` sets it for the functions it runs (serverless offline --stage local), deployed
+ * functions have it from serverless.yml, tests from test/support/env.ts, the CLI from the operator.
+ */
+export class StageNotSet extends Error {
+  constructor() {
+    super(
+      'STAGE is not set: set it to the stage this process serves (STAGE=prod, STAGE=local ...). ' +
+        '`npm start` sets it for the local stack and serverless.yml for deployed functions; nothing falls back to local, whose secrets are public.',
+    );
+    this.name = 'StageNotSet';
+  }
+}
+
+/** The stage, or StageNotSet. Entry points call it when they are built, so that a process without STAGE refuses to start. */
+export function requireStage(): string {
+  const stage = process.env.STAGE;
+  if (stage === undefined || stage.trim() === '') throw new StageNotSet();
+  return stage;
+}
+
 export const config = {
-  get stage() { return env('STAGE', 'local'); },
+  get stage() { return requireStage(); },
   get tableName() { return env('TABLE_NAME', 'tootless-local'); },
   get mediaBucket() { return env('MEDIA_BUCKET', 'tootless-media-local'); },
   /** Public base URL of the HTTP API, without a trailing slash. */

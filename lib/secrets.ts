@@ -24,7 +24,7 @@
 import { createECDH, hkdfSync } from 'node:crypto';
 import { getParameters } from './aws';
 import { z } from 'zod';
-import { config } from './config';
+import { config, requireStage, StageNotSet } from './config';
 import { HttpError } from './errors';
 import { log } from './log';
 
@@ -136,6 +136,13 @@ async function readParameters(path: string): Promise<Secrets> {
  * cannot be had; the next call tries again.
  */
 export async function loadSecrets(): Promise<void> {
+  try {
+    requireStage();
+  } catch (err) {
+    if (!(err instanceof StageNotSet)) throw err;
+    log.error(`secrets: ${err.message}`, { setting: 'STAGE' });
+    throw new SecretsUnavailable(err.message);
+  }
   const path = config.secretsPath;
   if (!path) {
     fromEnvironment();

@@ -5,6 +5,13 @@ import { saveToken, type Token } from './db/tokens';
 import { newId, secretToken } from './ids';
 
 export async function issueAccessToken(app: App, accountId: string | null, scopes: string[]): Promise<{ raw: string; token: Token }> {
+  const issued = newAccessToken(app, accountId, scopes);
+  await saveToken(issued.token);
+  return issued;
+}
+
+/** A token not yet written: for a caller that writes it in a transaction of its own (an authorization code's exchange). */
+export function newAccessToken(app: App, accountId: string | null, scopes: string[]): { raw: string; token: Token } {
   const raw = secretToken();
   const token: Token = {
     id: newId(),
@@ -16,7 +23,6 @@ export async function issueAccessToken(app: App, accountId: string | null, scope
     scopes,
     createdAt: new Date().toISOString(),
   };
-  await saveToken(token);
   return { raw, token };
 }
 

@@ -2,6 +2,7 @@
 // publishes due scheduled statuses, sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts),
 // and re-drives the distributions of posts still owed after the grace period (lib/timelines/fanout_owed.ts).
 import type { ScheduledEvent } from 'aws-lambda';
+import { requireStage } from '../../lib/config';
 import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
@@ -43,6 +44,9 @@ export async function run(now: number = Date.now()) {
   const pollUpdates = await sendChangedPolls(now);
   return { polls, scheduled, pollUpdates, distributions };
 }
+
+// Without STAGE the function refuses to start, as every entry point (lib/config.ts).
+requireStage();
 
 export const handler = async (event: ScheduledEvent) => {
   // As every entry point (lib/secrets.ts): without the secrets the run fails before it touches anything,

@@ -1,14 +1,17 @@
 // `npm run admin -- <command>`: the operator's command line (in the spirit of
 // tootctl). It talks to the same table through lib/, configured by the same
-// environment as the functions (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, ...).
+// environment as the functions (STAGE, TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, ...).
 // On the local stage with no endpoint configured, it finds the local stack's
-// dynalite (`npm start`) where infra/local/stack.ts puts it.
+// dynalite (`npm start`) where infra/local/stack.ts puts it. The stage is never
+// guessed for a table someone named: before any command it says on stderr which
+// stage, table and endpoint it works on.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS } from '../../infra/local/bootstrap';
 import { localSettings } from '../../infra/local/stack';
 import { setCredentialsProvider } from '../aws';
+import { config, StageNotSet } from '../config';
 import {
   AdminError,
   SETTING_KEYS,
@@ -78,16 +81,27 @@ ${TRENDS_USAGE}
 
 ${FEDERATION_USAGE}
 
-Environment: the functions' variables (TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, STREAMING_URL, ...).
-With none set on the local stage, the local stack's dynalite (npm start) is used.`;
+Environment: the functions' variables (STAGE, TABLE_NAME, AWS_ENDPOINT_URL_DYNAMODB, AWS_REGION, SECRETS_PATH, ...).
+With none of STAGE, TABLE_NAME, SECRETS_PATH and AWS_ENDPOINT_URL(_DYNAMODB) set, or with STAGE=local and no
+endpoint, the local stack's dynalite (npm start) is used. Any other table needs its STAGE:
+  STAGE=prod SECRETS_PATH=/tootless/prod TABLE_NAME=<table> npm run admin -- <command>`;
 
 export type Output = { out: (text: string) => void; err: (text: string) => void };
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** On the local stage, with no endpoint configured, point at the local stack's emulators (and its defaults). */
+/**
+ * On the local stage with no endpoint configured, points at the local stack's emulators (and its defaults).
+ * Without STAGE, the local stage is assumed only when nothing names anything else (a table, an endpoint, an
+ * SSM path): then every read and write goes to the local stack's dynalite, which is local by construction.
+ * Otherwise STAGE stays unset and the CLI refuses (main).
+ */
 export function applyLocalDefaults(env: NodeJS.ProcessEnv = process.env): void {
-  if ((env.STAGE || 'local') !== 'local') return;
+  if (!env.STAGE) {
+    if (env.TABLE_NAME || env.SECRETS_PATH || env.AWS_ENDPOINT_URL_DYNAMODB || env.AWS_ENDPOINT_URL) return;
+    env.STAGE = 'local';
+  }
+  if (env.STAGE !== 'local') return;
   if (env.AWS_ENDPOINT_URL_DYNAMODB || env.AWS_ENDPOINT_URL) return;
   const local = localSettings(env, root);
   env.AWS_ENDPOINT_URL_DYNAMODB = `http://${local.host}:${local.dynamoPort}`;
@@ -104,6 +118,12 @@ export function applyLocalDefaults(env: NodeJS.ProcessEnv = process.env): void {
     env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
     env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
   }
+}
+
+/** What the commands will read and write, said before they do: `stage prod, table tootless-prod, DynamoDB in eu-west-1`. */
+export function target(): string {
+  const endpoint = config.endpointFor('DYNAMODB');
+  return `Stage ${config.stage}, table ${config.tableName}, DynamoDB ${endpoint ? `at ${endpoint}` : 'of AWS'} in ${config.region}`;
 }
 
 const need = (value: string | undefined, what: string): string => {
@@ -153,6 +173,13 @@ export async function main(argv: string[], io: Output): Promise<number> {
     return 0;
   }
   const [group, command, ...rest] = positionals;
+  try {
+    io.err(target());
+  } catch (err) {
+    if (!(err instanceof StageNotSet)) throw err;
+    io.err(`${err.message}\nThe admin CLI assumes the local stack only when no table, endpoint or SSM path is named.`);
+    return 1;
+  }
   try {
     const output = await dispatch(group, command, rest, values);
     io.out(output);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
-import { batchWrite, deleteItem, expiresIn, getItem, nowIso, putItem, query, queryAll, transact } from './table';
+import { batchWrite, deleteItem, expiresIn, getItem, nowIso, putItem, query, queryAll, transact, updateItem, type Item } from './table';
 
 export const tokenItem = z.object({
   id: z.string(),
@@ -29,11 +29,16 @@ export const appTokenItem = z.object({ tokenId: z.string(), tokenHash: z.string(
  * left without its entry can never be used.
  */
 export async function saveToken(token: Token): Promise<void> {
+  await batchWrite(tokenItems(token));
+}
+
+/** A token's item and its entry in the application's index. */
+function tokenItems(token: Token): (keys.Key & Item)[] {
   const index = token.accountId ? gsi1.accountToken(token.accountId, token.id) : {};
-  await batchWrite([
+  return [
     { ...keys.token(token.tokenHash), ...index, ...tokenItem.parse(token) },
     { ...keys.appToken(token.clientId, token.id), ...appTokenItem.parse({ tokenId: token.id, tokenHash: token.tokenHash, accountId: token.accountId }) },
-  ]);
+  ];
 }
 
 /**
@@ -88,23 +93,63 @@ export const authCodeItem = z.object({
   codeChallenge: z.string().nullable().default(null),
   codeChallengeMethod: z.enum(['S256', 'plain']).nullable().default(null),
   createdAt: z.string(),
+  /** Until then the code can be exchanged; once used, until then it is remembered (TTL). */
   expiresAt: z.number(),
+  /** Set by its first presentation, successful or not: a code works once. */
+  usedAt: z.string().nullable().default(null),
+  /** The token its exchange issued, written with usedAt: what a replay revokes (RFC 6749 section 4.1.2). */
+  tokenHash: z.string().nullable().default(null),
 });
 export type AuthCode = z.infer<typeof authCodeItem>;
 
 const CODE_TTL_SECONDS = 600;
+/**
+ * A used code is kept this long, so that a replay is recognised and revokes what the code issued.
+ * A stolen code is tried at once; a week is far past that, and the item is a few hundred bytes.
+ */
+const USED_CODE_KEEP_SECONDS = 7 * 24 * 60 * 60;
 
-export async function saveAuthCode(code: Omit<AuthCode, 'createdAt' | 'expiresAt'>): Promise<void> {
+export async function saveAuthCode(code: Omit<AuthCode, 'createdAt' | 'expiresAt' | 'usedAt' | 'tokenHash'>): Promise<void> {
   await putItem({ ...keys.authCode(code.codeHash), ...authCodeItem.parse({ ...code, createdAt: nowIso(), expiresAt: expiresIn(CODE_TTL_SECONDS) }) });
 }
 
-/** Takes a code out of the table: a code works once, and not after it expired (TTL deletion is lazy). */
-export async function consumeAuthCode(codeHash: string): Promise<AuthCode | undefined> {
-  const code = await deleteItem(keys.authCode(codeHash), authCodeItem, {
-    ConditionExpression: 'attribute_exists(PK) AND expiresAt > :now',
-    ExpressionAttributeValues: { ':now': Math.floor(Date.now() / 1000) },
-  });
-  return code;
+/** A code as stored, used or not (consistent: a use a moment ago is seen). */
+export const authCodeByHash = (codeHash: string) => getItem(keys.authCode(codeHash), authCodeItem, true);
+
+/** Only an unused, unexpired code may be used; TTL deletion is lazy, so expiry is checked here. */
+const unusedCode = (now: number) => ({
+  // A code saved by authCodeItem.parse carries usedAt: null.
+  ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(usedAt) OR usedAt = :unused) AND expiresAt > :now',
+  ExpressionAttributeValues: { ':now': now, ':unused': null, ':used': nowIso(), ':keep': now + USED_CODE_KEEP_SECONDS },
+});
+
+/**
+ * Exchanges a code for a token in one transaction: the code marked used with the token it issued, the token
+ * and its index entry written. Answers false when the code was used (or expired) meanwhile: nothing is written.
+ */
+export async function exchangeAuthCode(codeHash: string, token: Token): Promise<boolean> {
+  const condition = unusedCode(Math.floor(Date.now() / 1000));
+  const result = await transact([
+    {
+      Update: {
+        Key: keys.authCode(codeHash),
+        UpdateExpression: 'SET usedAt = :used, tokenHash = :token, expiresAt = :keep',
+        ...condition,
+        ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':token': token.tokenHash },
+      },
+    },
+    ...tokenItems(token).map((Item) => ({ Put: { Item } })),
+  ]);
+  return result.ok;
+}
+
+/** Marks a code used without a token (presented wrongly: treated as compromised). Answers false when it already was. */
+export async function spendAuthCode(codeHash: string): Promise<boolean> {
+  const spent = await updateItem(
+    { Key: keys.authCode(codeHash), UpdateExpression: 'SET usedAt = :used, expiresAt = :keep', ...unusedCode(Math.floor(Date.now() / 1000)) },
+    authCodeItem,
+  );
+  return spent !== undefined;
 }
 
 export const sessionItem = z.object({

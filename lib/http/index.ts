@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ZodError, z } from 'zod';
 import { meterDb, type DbMeter } from '../aws';
-import { config } from '../config';
+import { config, requireStage } from '../config';
 import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { seedKnownEmpty } from '../db/viewer_summary';
@@ -116,6 +116,8 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   run: Run<S, A>,
   options: Options<S, A>,
 ) {
+  // Built when a function's module loads: without STAGE the function refuses to start.
+  requireStage();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const base = async (event: Event, context: Context): Promise<Result> => {
     const started = Date.now();

@@ -37,6 +37,11 @@ export const throttles = {
    * record kept for good, so a handful per address is plenty.
    */
   appRegistration: { name: 'app', limit: 5, periodSeconds: 10 * 60 },
+  /**
+   * The client_credentials grant, per address, as app registration: a client asks for an app token once
+   * per registration (to sign a user up), and every grant is a token kept for good (Mastodon never expires them).
+   */
+  appToken: { name: 'app-token', limit: 5, periodSeconds: 10 * 60 },
   /** throttle_login_attempts/ip: password grant and login form, per address. */
   signInAddress: { name: 'sign-in-ip', limit: 25, periodSeconds: 5 * 60 },
   /** throttle_login_attempts/email: the same, per e-mail address tried. */

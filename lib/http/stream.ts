@@ -15,6 +15,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
+import { requireStage } from '../config';
 import { log } from '../log';
 import { guarded } from './guard';
 import type { AuthMode } from './auth';
@@ -179,6 +180,8 @@ export function streamHttp<S extends z.ZodTypeAny = z.ZodTypeAny, A extends Auth
   run: StreamRun<S, A>,
   options: StreamOptions<S, A>,
 ) {
+  // As http(): without STAGE the function refuses to start, in the runtime or not.
+  requireStage();
   const rt = runtime();
   if (!rt) {
     // Importing a handler module (to call its `run`) works anywhere; invoking it needs the runtime.

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { sha256 } from '../crypto';
 import { deletePushSubscription } from '../db/push_subscriptions';
-import { revokeToken, tokenByHash } from '../db/tokens';
+import { revokeToken, tokenByHash, type Token } from '../db/tokens';
 import { endStreamsOfTokens } from '../streaming/withdraw';
 import { authenticatedClient } from './client';
 import { revocationRefused } from './errors';
@@ -30,8 +30,16 @@ export async function revoke(input: unknown, authorization: string | undefined):
   const token = await tokenByHash(hash);
   if (!token) return;
   if (token.clientId !== app.clientId) throw revocationRefused();
-  if (!(await revokeToken(token, app.clientId))) return;
-  // The token's Web Push subscription goes with it (Mastodon: Web::PushSubscription.unsubscribe_for),
-  // and so do its open streams, which Mastodon closes at once.
+  await withdrawToken(token);
+}
+
+/**
+ * Deletes a token and ends what it opened: its Web Push subscription goes with it (Mastodon:
+ * Web::PushSubscription.unsubscribe_for), and so do its open streams, which Mastodon closes at once.
+ * Answers false when the token was already gone.
+ */
+export async function withdrawToken(token: Token): Promise<boolean> {
+  if (!(await revokeToken(token, token.clientId))) return false;
   await Promise.all([token.accountId ? deletePushSubscription(token.accountId, token.id) : undefined, endStreamsOfTokens([token.id])]);
+  return true;
 }

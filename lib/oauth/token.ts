@@ -3,13 +3,16 @@
 import { z } from 'zod';
 import { sha256 } from '../crypto';
 import type { App } from '../db/apps';
-import { consumeAuthCode, type Token } from '../db/tokens';
-import { issueAccessToken } from '../tokens';
+import { authCodeByHash, exchangeAuthCode, spendAuthCode, tokenByHash, type Token } from '../db/tokens';
+import { log } from '../log';
+import { issueAccessToken, newAccessToken } from '../tokens';
+import { addressSubject, enforce, hit, throttles } from '../http/ratelimit';
 import { authenticatedClient } from './client';
 import { invalidClient, invalidGrant, invalidRequest, invalidScope, missingParam, unsupportedGrantType } from './errors';
 import { checkLogin, countSignInAttempt, recordSignInLater } from './login';
 import { verifierMatches } from './pkce';
 import { redirectUriMatches } from './redirect';
+import { withdrawToken } from './revoke';
 import { requestedScopes } from './scopes';
 
 const param = (max: number) => z.string().max(max).optional();
@@ -43,6 +46,8 @@ export async function exchange(input: unknown, authorization: string | undefined
   if (!params.grant_type) throw invalidRequest(missingParam('grant_type'));
   switch (params.grant_type) {
     case 'client_credentials':
+      // Counted before anything is checked, as the password grant: every grant stores a token.
+      enforce([await hit(throttles.appToken, addressSubject(ip))]);
       return clientCredentials(params, await client(params, authorization));
     case 'password':
       // Counted before anything is checked, so that no answer (not even a wrong client) comes uncounted.
@@ -81,15 +86,46 @@ async function passwordGrant(params: TokenParams, app: App): Promise<Issued> {
 }
 
 /**
- * Exchanges a code. The code is taken out of the table before the redirect URI and
- * the PKCE verifier are compared, so a failed attempt also spends it: a code
- * presented wrongly is treated as compromised (RFC 6749 section 10.5).
+ * Exchanges a code. A code works once: its first presentation marks it used, and a
+ * presentation that fails (another client, redirect URI or PKCE verifier) spends it
+ * too, as a code presented wrongly is treated as compromised (RFC 6749 section 10.5).
+ * A used code presented again revokes the token its exchange issued, with that token's
+ * streams and push subscription (section 4.1.2): the code leaked, and whoever holds the
+ * token may not be its owner.
  */
 async function authorizationCode(code: string, redirectUri: string, verifier: string | undefined, app: App): Promise<Issued> {
-  const grant = await consumeAuthCode(sha256(code));
-  if (!grant || grant.clientId !== app.clientId) throw invalidGrant();
-  if (grant.codeChallenge && !verifier) throw invalidRequest(missingParam('code_verifier'));
-  if (!redirectUriMatches(redirectUri, grant.redirectUri)) throw invalidGrant();
-  if (!verifierMatches(grant.codeChallenge, grant.codeChallengeMethod, verifier)) throw invalidGrant();
-  return issueAccessToken(app, grant.accountId, grant.scopes);
+  const codeHash = sha256(code);
+  const grant = await authCodeByHash(codeHash);
+  if (!grant) throw invalidGrant();
+  if (grant.usedAt) {
+    await revokeWhatCodeIssued(codeHash);
+    throw invalidGrant();
+  }
+  // TTL deletion is lazy; exchangeAuthCode and spendAuthCode check expiry again.
+  if (grant.expiresAt <= Date.now() / 1000) throw invalidGrant();
+  const failure =
+    grant.clientId !== app.clientId ? invalidGrant()
+    : grant.codeChallenge && !verifier ? invalidRequest(missingParam('code_verifier'))
+    : !redirectUriMatches(redirectUri, grant.redirectUri) ? invalidGrant()
+    : !verifierMatches(grant.codeChallenge, grant.codeChallengeMethod, verifier) ? invalidGrant()
+    : undefined;
+  if (failure) {
+    // Used by another presentation meanwhile: this one is the replay.
+    if (!(await spendAuthCode(codeHash))) await revokeWhatCodeIssued(codeHash);
+    throw failure;
+  }
+  const issued = newAccessToken(app, grant.accountId, grant.scopes);
+  if (!(await exchangeAuthCode(codeHash, issued.token))) {
+    // Two presentations at once: the other one won, and this one revokes what it got.
+    await revokeWhatCodeIssued(codeHash);
+    throw invalidGrant();
+  }
+  return issued;
+}
+
+/** Revokes the token a used code issued, if it issued one and it still stands. */
+async function revokeWhatCodeIssued(codeHash: string): Promise<void> {
+  const used = await authCodeByHash(codeHash);
+  const token = used?.tokenHash ? await tokenByHash(used.tokenHash) : undefined;
+  if (token && (await withdrawToken(token))) log.warn('oauth: an authorization code was presented again; the token it issued is revoked', { clientId: token.clientId, tokenId: token.id });
 }

@@ -5,6 +5,7 @@
 // with its queue's contract (./messages.ts); one that does not parse is dropped.
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
+import { requireStage } from '../config';
 import { log } from '../log';
 import { countFields } from '../metrics';
 import { inRequestScope } from '../request_scope';
@@ -16,6 +17,8 @@ export const FAILED_MESSAGES_METRIC = 'MessagesFailed';
 const failedMessages = (queue: QueueName, count: number) => countFields(FAILED_MESSAGES_METRIC, count, { Queue: queue });
 
 export function worker<Q extends QueueName>(queue: Q, process: (message: Message<Q>) => Promise<void>) {
+  // Built when a worker's module loads: without STAGE the function refuses to start.
+  requireStage();
   const schema: z.ZodType<Message<Q>, z.ZodTypeDef, unknown> = queueMessages[queue];
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];

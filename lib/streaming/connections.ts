@@ -4,7 +4,7 @@
 // streaming server; the channel names follow its Redis channels.
 import { z } from 'zod';
 import { connectionRequest, connectionState, isAwsError } from '../aws';
-import { config } from '../config';
+import { config, requireStage } from '../config';
 import type { Account } from '../db/accounts';
 import {
   addStream,
@@ -420,6 +420,8 @@ export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { prot
  * Management API (a route response would also send an empty frame on success).
  */
 export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResult>, opts: { errors: 'status' | 'frame' }) {
+  // Built when a route's module loads: without STAGE the function refuses to start.
+  requireStage();
   return async (event: WebSocketEvent): Promise<WebSocketResult> => {
     try {
       // An error escaping `run` by any path fails this message only (lib/http/guard.ts).

@@ -271,7 +271,8 @@ describe('the Mastodon 4 client API, with masto on the local stack', () => {
     expect(report.targetAccount.id).toBe(target.me.id);
 
     const listed = await admin(stack(), 'reports', 'list');
-    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    // Its one line on stderr says where it works (lib/admin/cli.ts).
+    expect(listed).toMatchObject({ code: 0, stderr: `Stage local, table ${stack().dynamo.tableName}, DynamoDB at ${stack().dynamo.endpoint} in ${process.env.AWS_REGION}\n` });
     expect(listed.stdout).toContain(report.id);
     const shown = await admin(stack(), 'reports', 'show', report.id);
     expect(shown.code).toBe(0);
@@ -352,7 +353,7 @@ describe('the Mastodon 4 client API, with masto on the local stack', () => {
     const other = await user('otto');
     const text = unique('Harbour maintenance tonight, ref ');
     const created = await admin(stack(), 'announcements', 'create', '--text', text);
-    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created).toMatchObject({ code: 0, stderr: expect.stringMatching(/^Stage local, table \S+, DynamoDB at \S+ in \S+\n$/) });
 
     const listed = await reader.client.v1.announcements.list();
     const announcement = listed.find((a) => a.content.includes(text));

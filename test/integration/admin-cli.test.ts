@@ -240,9 +240,9 @@ describe('the command line', () => {
         });
       });
 
-    it('changes a setting in the table the functions read', async () => {
+    it('changes a setting in the table the functions read, having said which stage, table and endpoint', async () => {
       const res = await spawnCli(['settings', 'set', 'title', 'Set from the CLI']);
-      expect(res.stderr).toBe('');
+      expect(res.stderr).toBe(`Stage test, table ${process.env.TABLE_NAME}, DynamoDB at ${process.env.AWS_ENDPOINT_URL_DYNAMODB} in ${process.env.AWS_REGION}\n`);
       expect(res.code).toBe(0);
       expect(res.stdout).toContain('title:               Set from the CLI');
       expect((await instanceSettings()).title).toBe('Set from the CLI');
@@ -252,8 +252,37 @@ describe('the command line', () => {
       const res = await spawnCli(['accounts', 'show', 'nobody_here']);
       expect(res.code).toBe(1);
       expect(res.stdout).toBe('');
-      expect(res.stderr).toBe('No local account named nobody_here\n');
+      expect(res.stderr.split('\n').slice(1)).toEqual(['No local account named nobody_here', '']);
     });
+
+    it.each([
+      ['a table', { TABLE_NAME: 'tootless-prod' }],
+      ['an endpoint', { AWS_ENDPOINT_URL_DYNAMODB: 'https://dynamodb.eu-west-1.amazonaws.com' }],
+      ['an SSM path', { SECRETS_PATH: '/tootless/prod' }],
+    ])('refuses to guess the stage of %s: exits 1, says STAGE is missing, writes nothing', async (_name, named) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, ...named };
+      delete env.STAGE;
+      // The table this file uses, so a write would be seen; a TABLE_NAME given above wins.
+      const username = fresh('nostage');
+      const res = await spawnCli(['accounts', 'create', username, '--email', `${username}@example.com`, '--confirmed'], env);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(/^STAGE is not set: set it to the stage this process serves/);
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+      expect(await accountByUsername(username)).toBeUndefined();
+    }, 120_000);
+
+    it('without STAGE and with nothing named, works on the local stack and says so', async () => {
+      const closed = await freePort();
+      const env: NodeJS.ProcessEnv = { ...process.env, DYNAMO_PORT: String(closed), HOST: '127.0.0.1' };
+      for (const name of ['STAGE', 'TABLE_NAME', 'SECRETS_PATH', 'AWS_ENDPOINT_URL', 'AWS_ENDPOINT_URL_DYNAMODB']) delete env[name];
+      const res = await spawnCli(['settings', 'show'], env);
+      expect(res.code).toBe(1);
+      expect(res.stderr.split('\n').slice(0, 2)).toEqual([
+        `Stage local, table tootless-local, DynamoDB at http://127.0.0.1:${closed} in ${process.env.AWS_REGION}`,
+        `Cannot reach DynamoDB at http://127.0.0.1:${closed}: is the local stack running (npm start)?`,
+      ]);
+    }, 120_000);
 
     it('says so when DynamoDB cannot be reached', async () => {
       const closed = await freePort();
@@ -270,6 +299,7 @@ describe('local defaults', () => {
     const env: NodeJS.ProcessEnv = { DYNAMO_PORT: '4999' };
     applyLocalDefaults(env);
     expect(env).toMatchObject({
+      STAGE: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: 'http://localhost:4999',
       TABLE_NAME: 'tootless-local',
       AWS_ACCESS_KEY_ID: 'S3RVER',
@@ -281,6 +311,8 @@ describe('local defaults', () => {
     ['an endpoint is configured', { AWS_ENDPOINT_URL_DYNAMODB: 'http://elsewhere:1' }],
     ['LocalStack is configured', { AWS_ENDPOINT_URL: 'http://localhost:4566' }],
     ['the stage is not local', { STAGE: 'prod' }],
+    ['a table is named without a stage', { TABLE_NAME: 'tootless-prod' }],
+    ['an SSM path is named without a stage', { SECRETS_PATH: '/tootless/prod' }],
   ])('leaves the environment alone when %s', (_name, given) => {
     const env: NodeJS.ProcessEnv = { ...given };
     applyLocalDefaults(env);

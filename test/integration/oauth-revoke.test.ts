@@ -11,11 +11,13 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 const post = (form: Record<string, string>, extra: Partial<Call> = {}) =>
   call(revoke, { method: 'POST', path: '/oauth/revoke', form, ...extra });
 
-/** An application and an app token it obtained through the token endpoint. */
+let lastOctet = 0;
+
+/** An application and an app token it obtained through the token endpoint (from an address of its own: grants are throttled per address). */
 async function aClientWithToken() {
   const { app, clientSecret } = await anApp();
   const res = await call(token, {
-    method: 'POST', path: '/oauth/token',
+    method: 'POST', path: '/oauth/token', sourceIp: `198.51.100.${++lastOctet}`,
     form: { grant_type: 'client_credentials', client_id: app.clientId, client_secret: clientSecret },
   });
   expect(res.status).toBe(200);

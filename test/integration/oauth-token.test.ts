@@ -4,15 +4,17 @@ import { handler as verify } from '../../functions/apps/verify_credentials';
 import { handler as token } from '../../functions/oauth/token';
 import { handler as signinWorker } from '../../functions/workers/signin';
 import { accountById, updateAccount } from '../../lib/db/accounts';
-import { tokensOfAccount } from '../../lib/db/tokens';
+import { tokensOfAccount, tokensOfApp } from '../../lib/db/tokens';
 import { registerInlineWorker } from '../../lib/queue';
 import { call, type Call } from '../support/http';
 import { anApp, anAuthorizationCode, aUser, DEFAULT_PASSWORD } from '../support/factories';
 
 registerInlineWorker('signin', signinWorker);
 
+let lastOctet = 0;
+/** Each request from an address of its own: grants are throttled per address (test/integration/ratelimit-*.test.ts). */
 const post = (form: Record<string, string>, extra: Partial<Call> = {}) =>
-  call(token, { method: 'POST', path: '/oauth/token', form, ...extra });
+  call(token, { method: 'POST', path: '/oauth/token', form, sourceIp: `198.51.100.${++lastOctet % 250}`, ...extra });
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -194,16 +196,47 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers a reused code with invalid_grant', async () => {
+  it('answers a reused code with invalid_grant and revokes the token its first use issued (RFC 6749 section 4.1.2)', async () => {
     const { app, clientId, clientSecret } = await aClient();
     const { account } = await aLogin();
     const code = await anAuthorizationCode({ app, accountId: account.id });
     const form = { grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code, redirect_uri: 'https://client.example/callback' };
-    expect((await post(form)).status).toBe(200);
+    const first = await post(form);
+    expect(first.status).toBe(200);
+    expect((await call(verify, { path: '/api/v1/apps/verify_credentials', token: first.body.access_token })).status).toBe(200);
     const again = await post(form);
     expect(again.status).toBe(400);
     expect(again.body).toEqual(INVALID_GRANT);
-    expect(await tokensOfAccount(account.id)).toHaveLength(2);
+    const after = await call(verify, { path: '/api/v1/apps/verify_credentials', token: first.body.access_token });
+    expect(after.status).toBe(401);
+    // Only the factory's own token is left; nothing was issued to the replay.
+    expect((await tokensOfAccount(account.id)).map((t) => t.clientId)).not.toContain(clientId);
+    expect((await tokensOfApp(clientId))).toEqual([]);
+    // A third presentation changes nothing more.
+    expect((await post(form)).body).toEqual(INVALID_GRANT);
+  });
+
+  it('revokes the first token also when the replay comes from another client', async () => {
+    const { app, clientId, clientSecret } = await aClient();
+    const other = await aClient();
+    const { account } = await aLogin();
+    const code = await anAuthorizationCode({ app, accountId: account.id });
+    const first = await post({ grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code, redirect_uri: 'https://client.example/callback' });
+    expect(first.status).toBe(200);
+    const replay = await post({ grant_type: 'authorization_code', client_id: other.clientId, client_secret: other.clientSecret, code, redirect_uri: 'https://client.example/callback' });
+    expect(replay.body).toEqual(INVALID_GRANT);
+    expect((await call(verify, { path: '/api/v1/apps/verify_credentials', token: first.body.access_token })).status).toBe(401);
+  });
+
+  it('issues one token, and then none, when a code is presented twice at once', async () => {
+    const { app, clientId, clientSecret } = await aClient();
+    const { account } = await aLogin();
+    const code = await anAuthorizationCode({ app, accountId: account.id });
+    const form = { grant_type: 'authorization_code', client_id: clientId, client_secret: clientSecret, code, redirect_uri: 'https://client.example/callback' };
+    const answers = await Promise.all([post(form), post(form)]);
+    // Whichever came second revoked what the first got, or found the code used: no token stands.
+    expect(answers.map((a) => a.status).sort()).toEqual(answers.some((a) => a.status === 200) ? [200, 400] : [400, 400]);
+    expect(await tokensOfApp(clientId)).toEqual([]);
   });
 
   it('answers a code older than ten minutes with invalid_grant', async () => {

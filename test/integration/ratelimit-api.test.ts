@@ -19,6 +19,7 @@ import { sha256 } from '../../lib/crypto';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import * as keys from '../../lib/db/keys';
 import { putItem } from '../../lib/db/table';
+import { tokensOfApp } from '../../lib/db/tokens';
 import { issueAccessToken } from '../../lib/tokens';
 import { addressSubject, throttles, windowStart, type Throttle } from '../../lib/http/ratelimit';
 import { call, type Answer, type Call } from '../support/http';
@@ -214,6 +215,33 @@ describe('sign-ups', () => {
     } finally {
       delete process.env.EXPOSE_METRICS;
     }
+  });
+});
+
+describe('client_credentials grants (app tokens)', () => {
+  const grant = (ip: string, app: { clientId: string }, clientSecret: string) =>
+    from(ip, token, { method: 'POST', path: '/oauth/token', form: { grant_type: 'client_credentials', client_id: app.clientId, client_secret: clientSecret } });
+
+  it('allows 5 per address in 10 minutes, as app registrations, then answers 429 and stores no more tokens', async () => {
+    const ip = anAddress();
+    const { app, clientSecret } = await anApp();
+    for (let i = 0; i < 5; i++) expect((await grant(ip, app, clientSecret)).status).toBe(200);
+    const refused = await grant(ip, app, clientSecret);
+    expectTooManyRequests(refused, 5);
+    expect(refused.body).not.toHaveProperty('access_token');
+    // Counted before the client is checked: a wrong secret spends the budget too, and is refused alike.
+    expectTooManyRequests(await grant(ip, app, 'wrong'), 5);
+    expect(await tokensOfApp(app.clientId)).toHaveLength(5);
+    // Another address has its own budget.
+    expect((await grant(anAddress(), app, clientSecret)).status).toBe(200);
+    expect(await tokensOfApp(app.clientId)).toHaveLength(6);
+  });
+
+  it('counts an IPv6 address by its /64', async () => {
+    const { app, clientSecret } = await anApp();
+    await preload(throttles.appToken, addressSubject('2001:db8:78::1'), 5);
+    expectTooManyRequests(await grant('2001:db8:78::99', app, clientSecret), 5);
+    expect(await tokensOfApp(app.clientId)).toEqual([]);
   });
 });
 

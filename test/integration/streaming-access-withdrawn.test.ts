@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { FunctionUrlResponse, installAwslambda, invokeStreamed, lambdaContext } from '../../infra/local/lambda-stream';
 import { handler as message } from '../../functions/streaming/message';
 import { handler as revoke } from '../../functions/oauth/revoke';
+import { handler as tokenEndpoint } from '../../functions/oauth/token';
 import { handler as verify } from '../../functions/accounts/verify_credentials';
 import { main } from '../../lib/admin/cli';
 import { deleteAppCommand, setDisabled } from '../../lib/admin/commands';
@@ -24,7 +25,7 @@ import { openSseSession, serveSse } from '../../lib/streaming/sse';
 import { fanOut } from '../../lib/timelines/fanout';
 import { issueAccessToken } from '../../lib/tokens';
 import { call } from '../support/http';
-import { aFollow, anApp, anAppToken, aPostedStatus, aUser } from '../support/factories';
+import { aFollow, anApp, anAppToken, anAuthorizationCode, aPostedStatus, aUser } from '../support/factories';
 import { arrival } from '../support/arrival';
 import { connectThroughHandler, useManagementApi } from '../support/management-api';
 
@@ -220,6 +221,31 @@ describe('revoking a token (POST /oauth/revoke)', () => {
   });
 });
 
+describe('replaying an authorization code (RFC 6749 section 4.1.2)', () => {
+  it('revokes the token its first exchange issued and closes that token\'s streams', async () => {
+    const user = await aUser();
+    const { app, clientSecret } = await anApp();
+    const code = await anAuthorizationCode({ app, accountId: user.account.id, scopes: ['read', 'write'] });
+    const form = { grant_type: 'authorization_code', client_id: app.clientId, client_secret: clientSecret, code, redirect_uri: app.redirectUris[0]! };
+    const first = await call(tokenEndpoint, { method: 'POST', path: '/oauth/token', form });
+    expect(first.status).toBe(200);
+    const issued: string = first.body.access_token;
+    const stream = await listen(issued, { stream: 'user' });
+    const kept = await listen(user.token, { stream: 'user' });
+
+    const replay = await call(tokenEndpoint, { method: 'POST', path: '/oauth/token', form });
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+
+    expect(await tokenByHash(sha256(issued))).toBeUndefined();
+    expect((await call(verify, { path: '/api/v1/accounts/verify_credentials', token: issued })).status).toBe(401);
+    expect(closed).toContain(stream);
+    expect(closed).not.toContain(kept);
+    expect(await connectionById(stream)).toBeUndefined();
+    expect((await call(verify, { path: '/api/v1/accounts/verify_credentials', token: user.token })).status).toBe(200);
+  });
+});
+
 describe('a stream whose access holds', () => {
   it('of an app token, when it holds the most streams allowed, is told so and stays open', async () => {
     const { token } = await anAppToken(['read']);
@@ -292,7 +318,8 @@ describe('deleting an app (apps delete)', () => {
   it('is the operator command `apps delete <client_id>`', async () => {
     const { app } = await anApp({ client_name: 'Retired client' });
     const printed: string[] = [];
-    const io = { out: (t: string) => printed.push(t), err: (t: string) => printed.push(`error: ${t}`) };
+    // The line naming the stage and table before each command (lib/admin/cli.ts) is admin-cli.test.ts's business.
+    const io = { out: (t: string) => printed.push(t), err: (t: string) => void (t.startsWith('Stage test, table ') || printed.push(`error: ${t}`)) };
     expect(await main(['apps', 'delete', app.clientId], io)).toBe(0);
     expect(printed).toEqual([`Deleted the application Retired client (${app.clientId}) and its 0 access tokens.`]);
     expect(await main(['apps', 'delete'], io)).toBe(1);
