@@ -19,7 +19,8 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { readActorEmojiTags } from './emoji_tags';
 import { FetchFailed, fetchObject } from './fetch';
-import { passesUrlRules } from './guard';
+// A longer link or image URL is not kept; an actor id that long is refused (the guard's own bound).
+import { MAX_URL_LENGTH, passesUrlRules } from './guard';
 import { KeyFetchRefused } from './key_gate';
 import { requestProfileImageCopies, staleProfileCopies } from './media_requests';
 import { boundedRemoteHtml, headOf, htmlToText, truncateUtf8, withoutControls } from './sanitize';
@@ -43,8 +44,6 @@ const MAX_FIELDS = 16;
 const MAX_FIELD_NAME = 1_000;
 const MAX_FIELD_VALUE_HTML = 4_000;
 const MAX_FIELD_VALUE = 2_047;
-/** A longer link or image URL is not kept; an actor id that long is refused. */
-const MAX_URL_LENGTH = 2_000;
 
 /** Why a document is not an actor we store. */
 export class InvalidActor extends Error {

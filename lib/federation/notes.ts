@@ -54,8 +54,6 @@ export const MAX_CONTENT_BYTES = 100_000;
 const MAX_SPOILER_BYTES = 5_000;
 /** Mastodon's limit on a media description is 1,500 characters: as many CJK ones. */
 const MAX_DESCRIPTION_BYTES = 4_500;
-/** Longer URLs are not kept (a mention's or a status's page link; ids are bounded by MAX_ID_LENGTH). */
-export const MAX_URL_LENGTH = 2_000;
 const MAX_TAGS = 40;
 const MAX_MENTIONS = 50;
 const MAX_DIMENSION = 100_000;
