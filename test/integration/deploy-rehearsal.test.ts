@@ -182,7 +182,8 @@ describe('serverless package --stage prod', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: root,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      // The stage a deployed function's environment always carries (serverless.yml); without it a function refuses to load.
+      env: { PATH: process.env.PATH ?? '', STAGE: 'prod', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       timeout: 60_000,
     });
     expect(run.status).toBe(0);
