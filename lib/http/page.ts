@@ -27,7 +27,7 @@ export const ownId = (item: unknown): string | undefined => {
 };
 
 /** A JSON text's size once written as a JSON string into the function's result: `"` and `\` escaped again. */
-function payloadBytes(text: string): number {
+export function payloadBytes(text: string): number {
   let escaped = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -83,4 +83,40 @@ export function contextReply(ancestors: unknown[], descendants: unknown[]): Repl
     log.info('context shortened by size', { ancestors: [a.length, aKept.length], descendants: [d.length, dKept.length] });
   }
   return raw(text(aKept, dKept), 'application/json; charset=utf-8');
+}
+
+type Rendered = Record<string, unknown>;
+type GroupedBody = { accounts: Rendered[]; partial_accounts?: Rendered[]; statuses: Rendered[]; notification_groups: Rendered[] };
+
+/**
+ * How many of a grouped page's groups (`groupKeys`, in page order, newest first) fit in the budget,
+ * counted from where the request started (the newest when read downwards, the oldest when read upwards
+ * from `min_id`): each group with the statuses and accounts it is the first to name. Every group when
+ * the whole fits; at least one, so paging always moves on.
+ */
+export function groupsFitting(results: GroupedBody, groupKeys: readonly string[], ascending: boolean): number {
+  const whole = JSON.stringify(results);
+  if (Buffer.byteLength(whole) * 2 <= PAGE_BODY_BUDGET_BYTES) return groupKeys.length;
+  const sized = (items: Rendered[] | undefined) => new Map((items ?? []).map((item) => [String(item.id), payloadBytes(JSON.stringify(item)) + 1]));
+  const statuses = sized(results.statuses);
+  const accounts = sized([...results.accounts, ...(results.partial_accounts ?? [])]);
+  const groups = new Map(results.notification_groups.map((g) => [String(g.group_key), g]));
+  const named = new Set<string>();
+  const share = (map: Map<string, number>, id: unknown) => {
+    const key = String(id);
+    if (id === undefined || named.has(key)) return 0;
+    named.add(key);
+    return map.get(key) ?? 0;
+  };
+  // A group dropped by rendering (its status gone) weighs nothing, but still counts as one of the page's.
+  const sizeOf = (groupKey: string) => {
+    const g = groups.get(groupKey);
+    if (!g) return 0;
+    const sample = Array.isArray(g.sample_account_ids) ? g.sample_account_ids : [];
+    return payloadBytes(JSON.stringify(g)) + 1 + share(statuses, g.status_id) + sample.reduce((sum: number, id) => sum + share(accounts, id), 0);
+  };
+  const ordered = ascending ? [...groupKeys].reverse() : [...groupKeys];
+  const sizes = ordered.map(sizeOf);
+  // The object's keys and brackets: well under a KB.
+  return fittingSlice(sizes, PAGE_BODY_BUDGET_BYTES - 1_024, false).end;
 }

@@ -56,7 +56,20 @@ const filterOf = (input: Pick<GroupedQuery, 'types' | 'exclude_types' | 'account
 
 const distinctGroups = (items: Notification[], groupedTypes: readonly GroupableType[]) => new Set(items.map((n) => listedKeyOf(n, groupedTypes))).size;
 
-export type GroupedPage = { groups: PageGroup[]; edges: { newest?: string; oldest?: string } };
+export type GroupedPage = {
+  groups: PageGroup[];
+  edges: { newest?: string; oldest?: string };
+  /** Whether the page was read upwards from `min_id`: its groups nearest the request are then its oldest. */
+  ascending: boolean;
+  /**
+   * The page cut to its `count` groups nearest where the request started (newest first when read
+   * downwards, oldest when read upwards), as a smaller `limit` would have read it: the page's range,
+   * the kept groups' page_min_id/page_max_id and the Link edges end at the last group kept. The groups
+   * left out have no notification inside that range (each group stands by its member nearest the
+   * request), so the next page, from the new edge, holds every one of theirs, and none is repeated.
+   */
+  cut: (count: number) => GroupedPage;
+};
 
 /**
  * A page of groups (to_a_grouped_paginated_by_id, then NotificationGroup.from_notifications):
@@ -73,7 +86,7 @@ export async function groupedPage(viewer: Account, input: GroupedQuery): Promise
   const standing = ascending ? [...standingInReadOrder].reverse() : standingInReadOrder;
   const newest = standing[0];
   const oldest = standing.at(-1);
-  if (!newest || !oldest) return { groups: [], edges: {} };
+  if (!newest || !oldest) return { groups: [], edges: {}, ascending, cut: () => empty(ascending) };
 
   // The page's id range (load_grouped_notifications): its standing notifications, or to the
   // request's own bound when the page came up short (the last page in that direction).
@@ -82,8 +95,25 @@ export async function groupedPage(viewer: Account, input: GroupedQuery): Promise
   let hi = BigInt(newest.id);
   if (short && ascending) hi = input.max_id !== undefined ? BigInt(input.max_id) - 1n : hi;
   if (short && !ascending) lo = input.since_id !== undefined ? BigInt(input.since_id) + 1n : 0n;
-  return { groups: groupPage(standing, shown, { lo, hi }, groupedTypes), edges: { newest: newest.id, oldest: oldest.id } };
+  const whole: GroupedPage = {
+    groups: groupPage(standing, shown, { lo, hi }, groupedTypes),
+    edges: { newest: newest.id, oldest: oldest.id },
+    ascending,
+    cut: (count) => {
+      if (count >= standing.length) return whole;
+      const kept = ascending ? standing.slice(standing.length - count) : standing.slice(0, count);
+      const keptNewest = kept[0];
+      const keptOldest = kept.at(-1);
+      if (!keptNewest || !keptOldest) return empty(ascending);
+      const range = ascending ? { lo, hi: BigInt(keptNewest.id) } : { lo: BigInt(keptOldest.id), hi };
+      const edges = ascending ? { newest: keptNewest.id, oldest: oldest.id } : { newest: newest.id, oldest: keptOldest.id };
+      return { groups: groupPage(kept, shown, range, groupedTypes), edges, ascending, cut: () => whole.cut(count) };
+    },
+  };
+  return whole;
 }
+
+const empty = (ascending: boolean): GroupedPage => ({ groups: [], edges: {}, ascending, cut: () => empty(ascending) });
 
 /**
  * Every notification of the viewer a group key names, newest first; [] for a key
