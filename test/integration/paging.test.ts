@@ -43,12 +43,12 @@ describe('the answer of a list endpoint', () => {
   it('links the older page from its oldest item and the newer page from its newest', () => {
     const reply = pageReply(ctx, edgesOf([{ id: '30' }, { id: '20' }]), ['a', 'b']);
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual(['a', 'b']);
+    expect(JSON.parse(String(reply.body))).toEqual(['a', 'b']);
     expect(reply.headers.Link).toMatch(/<[^>]*\/api\/v1\/blocks\?limit=2&max_id=20>; rel="next", <[^>]*\/api\/v1\/blocks\?limit=2&min_id=30>; rel="prev"$/);
   });
 
   it('sends no Link header for an empty page', () => {
     const reply = pageReply(ctx, edgesOf([]), []);
-    expect(reply.headers).toEqual({});
+    expect(reply.headers).not.toHaveProperty('Link');
   });
 });
