@@ -24,7 +24,7 @@ import { parseStatusText } from '../text/status';
 import { normalizeTag } from '../text/tags';
 import { boundedRemoteHtml, htmlToText, truncateUtf8 } from './sanitize';
 import { readEmojiTags } from './emoji_tags';
-import { passesUrlRules } from './guard';
+import { MAX_URL_LENGTH, passesUrlRules } from './guard';
 import { requestAttachmentCopies, requestCopiesOfStatus } from './media_requests';
 import { readQuestion, remotePoll, type ReadPoll } from './polls';
 import { fetchMentionedActors } from './mentions';
