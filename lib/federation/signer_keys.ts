@@ -35,8 +35,14 @@ const originOf = (url: string): string | undefined => {
 export const sameOrigin = (a: string, b: string): boolean => originOf(a) !== undefined && originOf(a) === originOf(b);
 
 /** A PEM that node can read as a public key. */
+/**
+ * Longer is no public key: an RSA-16384 SPKI PEM is under 3 KB. OpenSSL reads a key with any amount of text around
+ * it, so without this bound an actor could store hundreds of KB of junk with its key (past DynamoDB's item limit).
+ */
+export const MAX_PUBLIC_KEY_PEM = 16_384;
+
 const readablePem = (pem: unknown): pem is string => {
-  if (typeof pem !== 'string' || !pem.includes('-----BEGIN')) return false;
+  if (typeof pem !== 'string' || pem.length > MAX_PUBLIC_KEY_PEM || !pem.includes('-----BEGIN')) return false;
   try {
     createPublicKey(pem);
     return true;

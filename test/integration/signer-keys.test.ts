@@ -178,6 +178,11 @@ describe('keys that do not prove who signed', () => {
     const broken = anActor();
     server.serve({ ...broken.doc, publicKey: { id: broken.keyId, owner: broken.doc.id, publicKeyPem: '-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----' } });
     await refused(broken);
+     // OpenSSL reads a real key with any text around it: 450 KB of it would make the actor's item pass DynamoDB's limit.
+    const padded = anActor();
+    server.serve({ ...padded.doc, publicKey: { id: padded.keyId, owner: padded.doc.id, publicKeyPem: `${'x'.repeat(450_000)}\n${padded.publicKeyPem}` } });
+    await refused(padded);
+    expect(await remoteAccountByUri(padded.doc.id)).toBeUndefined();
   });
 
   it('a server that does not answer, an unknown actor, one of our own key ids, a private address', async () => {
