@@ -1,6 +1,8 @@
 // GET /api/v2/search (https://docs.joinmastodon.org/methods/search/#v2)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
+import { fittingPrefix } from '../../lib/http/page';
+import { PAGE_BODY_BUDGET_BYTES } from '../../lib/http/limits';
 import { limitParam } from '../../lib/paging';
 import { booleanish, idParam, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
@@ -44,11 +46,12 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   // `following` asks for accounts the searcher follows: the account a query names is left to the local search then.
   const namedAccounts = wants('accounts') && !input.following ? resolved.accounts : [];
   const namedStatuses = wants('statuses') ? resolved.statuses.filter((s) => !input.account_id || s.accountId === input.account_id) : [];
-  return {
-    accounts: firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)),
-    statuses: await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public' }),
-    hashtags: await renderSearchTags(hashtags),
-  };
+  // Held to the response's budget (lib/http/limits.ts): accounts within half, statuses within the rest.
+  const accountsKept = fittingPrefix(firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)), PAGE_BODY_BUDGET_BYTES / 2);
+  const tags = await renderSearchTags(hashtags);
+  const used = Buffer.byteLength(JSON.stringify({ accounts: accountsKept, hashtags: tags })) * 2;
+  const rendered = await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public' });
+  return { accounts: accountsKept, statuses: fittingPrefix(rendered, PAGE_BODY_BUDGET_BYTES - used - 64), hashtags: tags };
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['read:search'], schema });

@@ -63,6 +63,20 @@ export function pageReply(ctx: { path: string; query: Record<string, unknown> },
 }
 
 /**
+ * The first items of an offset-paged list (search, trends) that fit in `budget` as the function's
+ * result carries them: all of them when they fit, at least one. Shortening such a list is safe, as
+ * clients go on at `offset` plus the count they received.
+ */
+export function fittingPrefix<T>(items: T[], budget: number = PAGE_BODY_BUDGET_BYTES - 2): T[] {
+  const parts = items.map((item) => JSON.stringify(item) ?? 'null');
+  const whole = parts.reduce((sum, p) => sum + Buffer.byteLength(p) + 1, 0);
+  if (whole * 2 <= budget) return items;
+  const { end } = fittingSlice(parts.map((p) => payloadBytes(p) + 1), budget, false);
+  if (end < items.length) log.info('offset page shortened by size', { read: items.length, kept: end });
+  return items.slice(0, end);
+}
+
+/**
  * The answer of GET /api/v1/statuses/:id/context, held to the same budget: it has no Link to page
  * on, so, as Mastodon bounds a context by counts, it is bounded by size. The ancestors nearest the
  * status are kept within half the budget, then the descendants in thread order within what is left.

@@ -17,10 +17,11 @@ export const offsetParam = z.coerce
   .max(MAX_OFFSET, `must be at most ${MAX_OFFSET}`)
   .default(0);
 
-export function offsetLinkHeader(path: string, page: { offset: number; limit: number; more: boolean }): string | undefined {
+/** `step`: how many items the page carried, when fewer than `limit` though more follow (a page shortened by size). */
+export function offsetLinkHeader(path: string, page: { offset: number; limit: number; more: boolean; step?: number }): string | undefined {
   const link = (offset: number, rel: string) => `<${config.baseUrl}${path}?${new URLSearchParams({ limit: String(page.limit), offset: String(offset) }).toString()}>; rel="${rel}"`;
   const links = [
-    ...(page.more ? [link(page.offset + page.limit, 'next')] : []),
+    ...(page.more ? [link(page.offset + (page.step ?? page.limit), 'next')] : []),
     ...(page.offset > 0 ? [link(Math.max(0, page.offset - page.limit), 'prev')] : []),
   ];
   return links.length > 0 ? links.join(', ') : undefined;
