@@ -151,7 +151,13 @@ export type FilterMatch = { filter: CustomFilter; keywordMatches: string[] | nul
 export function filterMatches(statuses: Status[], viewerId: string, filters: CustomFilter[], context: FilterContext, now: number = Date.now()): Map<string, FilterMatch[]> {
   const out = new Map<string, FilterMatch[]>();
   const inForce = activeFilters(filters, context, now);
-  const active = inForce.map((f) => ({ filter: f, matcher: compileKeywords(f.keywords), statusIds: new Set(f.statuses.map((s) => s.statusId)) }));
+  // A filter's own matcher is compiled only once some keyword matched a status of the page (most pages: never),
+  // so an ordinary page compiles the viewer's keywords once, not once together and once per filter.
+  const active = inForce.map((f) => {
+    let matcher: KeywordMatcher | undefined | null = null;
+    const matcherOf = () => (matcher === null ? (matcher = compileKeywords(f.keywords)) : matcher);
+    return { filter: f, matcherOf, statusIds: new Set(f.statuses.map((s) => s.statusId)) };
+  });
   if (active.length === 0) return out;
   // Every keyword at once: a status none of them matches (most) is read once, not once per filter.
   const anyKeyword = compileKeywords(inForce.flatMap((f) => f.keywords));
@@ -160,8 +166,8 @@ export function filterMatches(statuses: Status[], viewerId: string, filters: Cus
     const proper = s.reblogOfId ? byId.get(s.reblogOfId) : s;
     if (!proper || proper.accountId === viewerId) continue;
     const someKeyword = statusMatches(proper, anyKeyword);
-    const matches = active.flatMap(({ filter, matcher, statusIds }): FilterMatch[] => {
-      const keyword = someKeyword ? firstKeywordMatch(proper, matcher) : undefined;
+    const matches = active.flatMap(({ filter, matcherOf, statusIds }): FilterMatch[] => {
+      const keyword = someKeyword ? firstKeywordMatch(proper, matcherOf()) : undefined;
       const byStatus = statusIds.size > 0 ? [s.id, ...(s.reblogOfId ? [s.reblogOfId] : [])].filter((id) => statusIds.has(id)) : null;
       if (keyword === undefined && (byStatus === null || byStatus.length === 0)) return [];
       return [{ filter, keywordMatches: keyword === undefined ? null : [keyword], statusMatches: byStatus }];
