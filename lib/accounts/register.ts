@@ -2,6 +2,7 @@
 // operator CLI: Mastodon's rules, every broken rule reported at once, then one
 // transaction (username, e-mail, account, confirmation link); the instance's
 // user count moves after it commits (lib/db/stats.ts).
+import { ROLES } from '../policy/roles';
 import { z } from 'zod';
 import { config } from '../config';
 import { sha256 } from '../crypto';
@@ -59,6 +60,8 @@ export const isEmail = (email: string) => EMAIL_FORMAT.test(email) && deliverabl
 const LOCALE_FORMAT = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
 /** Names that would impersonate the staff or the instance itself (Mastodon's defaults and more). */
+const OWNER = ROLES.find((r) => r.name === 'Owner')!;
+
 const RESERVED = ['admin', 'administrator', 'root', 'support', 'help', 'webmaster', 'mod', 'moderator', 'owner', 'staff', 'postmaster', 'hostmaster', 'abuse', 'security', 'noreply', 'no-reply', 'instance'];
 
 export const isReservedUsername = (username: string): boolean => {
@@ -142,6 +145,8 @@ export async function registerAccount(
       confirmedAt: confirmed ? nowIso() : null,
       approved,
       admin: opts.admin ?? false,
+      // An account made an admin from the command line is the instance's Owner (lib/policy/roles.ts).
+      roleId: opts.admin ? OWNER.id : null,
       locale: input.locale || null,
       reason: input.reason?.trim() || null,
       createdByClientId: opts.app?.clientId ?? null,

@@ -24,6 +24,7 @@ import {
   setDisabled,
   setSetting,
   showAccount,
+  setAccountRole,
   showSettings,
   addEmoji,
   removeEmoji,
@@ -46,6 +47,7 @@ Accounts
   accounts disable <username>        disable the account's login (its open streams end at once)
   accounts enable <username>         enable it again
   accounts show <username>           show the account's state
+  accounts role <username> <role>    give the account a role: moderator, admin, owner, or none
 
 Applications
   apps delete <client_id>            delete an OAuth application, every access token it issued and their open streams
@@ -229,6 +231,11 @@ async function dispatch(group: string | undefined, command: string | undefined, 
     if (command === 'pending') {
       noMore(rest);
       return listPending();
+    }
+    if (command === 'role') {
+      const [username, role, ...extra] = rest;
+      noMore(extra);
+      return setAccountRole(need(username, 'the username'), need(role, 'the role (moderator, admin, owner or none)'));
     }
     const single: Record<string, (username: string) => Promise<string>> = {
       confirm: confirmAccount,

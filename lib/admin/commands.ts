@@ -4,7 +4,8 @@
 // parses the command line and calls them.
 import { randomBytes } from 'node:crypto';
 import { registerAccount } from '../accounts/register';
-import { accountByUsername, approveAccount, pendingAccounts, updateAccount, type Account } from '../db/accounts';
+import { accountByUsername, approveAccount, pendingAccounts, setRole, updateAccount, type Account } from '../db/accounts';
+import { permissionNames, roleCan, roleNamed, roleOf, ROLES } from '../policy/roles';
 import { instanceSettings, registrationModes, updateInstanceSettings, type InstanceSettings } from '../db/instance';
 import { HttpError } from '../errors';
 import { isLanguageCode } from '../text/languages';
@@ -123,6 +124,17 @@ export async function setDisabled(username: string, disabled: boolean): Promise<
   return [account.disabled ? `${name} was already disabled.` : `Disabled the login of ${name}.`, ...endedLine(ended)].join('\n');
 }
 
+/** Gives a local account a role (Moderator, Admin, Owner, by name or id) or takes it away (`none`). */
+export async function setAccountRole(username: string, roleName: string): Promise<string> {
+  const account = await findAccount(username);
+  const none = ['none', 'user', 'everyone'].includes(roleName.trim().toLowerCase());
+  const role = none ? undefined : roleNamed(roleName);
+  if (!none && !role) throw new AdminError(`No role named ${roleName} (one of ${ROLES.map((r) => r.name.toLowerCase()).join(', ')}, or none)`);
+  const administrator = role ? roleCan(role, 'administrator') : false;
+  await setRole(account.id, role?.id ?? null, administrator);
+  return role ? `${account.username} is now ${role.name} (${permissionNames(role).join(', ')}).` : `${account.username} has no role now.`;
+}
+
 export async function showAccount(username: string): Promise<string> {
   const a = await findAccount(username);
   return [
@@ -133,7 +145,9 @@ export async function showAccount(username: string): Promise<string> {
     `confirmed:     ${a.confirmedAt ?? 'no'}`,
     `approved:      ${yesNo(a.approved)}`,
     `disabled:      ${yesNo(a.disabled)}`,
-    `admin:         ${yesNo(a.admin)}`,
+    `role:          ${roleOf(a).name || 'none'}`,
+    `silenced:      ${a.silencedAt ?? 'no'}`,
+    `suspended:     ${a.suspendedAt ?? 'no'}`,
     `last sign-in:  ${a.lastSignInAt ?? 'never'} (${a.signInCount} sign-ins)`,
     `statuses:      ${a.statusesCount}, followers: ${a.followersCount}, following: ${a.followingCount}`,
     ...(a.reason ? [`reason:        ${a.reason}`] : []),

@@ -5,7 +5,7 @@ import { padId } from '../ids';
 import { remoteEmoji } from './emojis';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
-import { batchGet, deleteItem, getItem, nowIso, putItem, query, setAttributes, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, nowIso, putItem, query, queryAll, setAttributes, transact, updateItem, type Item } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
 export const renderedField = z.object({ name: z.string(), value: z.string(), verifiedAt: z.string().nullable().default(null) });
@@ -44,6 +44,17 @@ export const accountItem = z.object({
   approved: z.boolean().default(true),
   disabled: z.boolean().default(false),
   admin: z.boolean().default(false),
+  /** The account's role (lib/policy/roles.ts): null is `everyone` (Owner when `admin` is set, from before roles). */
+  roleId: z.string().nullable().default(null),
+  // ---- sanctions (lib/policy/sanctions.ts, set by lib/moderation): when each began, null when not in force ----
+  /** Limited (Mastodon's "silenced"): off public places for those who do not follow it. */
+  silencedAt: z.string().nullable().default(null),
+  /** Suspended: gone for everyone else; its data kept until `suspendedAt` + 30 days, then purged. */
+  suspendedAt: z.string().nullable().default(null),
+  /** Who suspended it: this server's moderators, or its own server (a remote account deleted or suspended there). */
+  suspensionOrigin: z.enum(['local', 'remote']).nullable().default(null),
+  /** Its media are forced sensitive. */
+  sensitizedAt: z.string().nullable().default(null),
   locale: z.string().nullable().default(null),
   reason: z.string().nullable().default(null),
   lastSignInAt: z.string().nullable().default(null),
@@ -112,7 +123,7 @@ export async function accountByEmail(email: string): Promise<Account | undefined
 }
 
 export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passwordHash'> &
-  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'displayName' | 'createdByClientId'>>;
+  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'roleId' | 'displayName' | 'createdByClientId'>>;
 
 /**
  * Creates a local account with its username and e-mail uniqueness items in one
@@ -132,7 +143,7 @@ export async function createLocalAccount(
     { Put: { Item: { ...keys.email(account.email ?? ''), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
-    ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }] : []),
+    ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }, { Put: { Item: staffItem(account.id, account.roleId) } }] : []),
   ]);
   if (result.ok) return { ok: true, account };
   return { ok: false, taken: result.failed.includes(0) ? 'username' : 'email' };
@@ -194,6 +205,28 @@ const adminItem = (accountId: string) => ({ ...keys.admin(accountId), accountId 
 async function setAdminMembership(account: Account): Promise<void> {
   if (account.admin) await putItem(adminItem(account.id));
   else await deleteItem(keys.admin(account.id), pointer);
+}
+
+// Staff (any account with a role) are listed in their own partition, so that moderators can be told of a new
+// report or sign-up without a scan; the item carries the role, so the list needs no account read to filter.
+const staffItem = (accountId: string, roleId: string | null) => ({ ...keys.staff(accountId), accountId, roleId });
+const staffPointer = z.object({ accountId: z.string(), roleId: z.string().nullable().default(null) });
+
+/**
+ * Gives a local account a role (null: none). `admin` follows whether the role is an administrator's (the
+ * contact fallback reads it); the staff membership item follows whether it has a role at all.
+ */
+export async function setRole(id: string, roleId: string | null, administrator: boolean): Promise<Account | undefined> {
+  const updated = await updateAccount(id, { roleId, admin: administrator });
+  if (!updated) return undefined;
+  if (roleId !== null || administrator) await putItem(staffItem(id, roleId));
+  else await deleteItem(keys.staff(id), staffPointer);
+  return updated;
+}
+
+/** Every staff account's id and role id (the owner made with `--admin` has a null role id), oldest first. */
+export async function staffMembers(): Promise<{ accountId: string; roleId: string | null }[]> {
+  return queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.staffPartition() } }, staffPointer);
 }
 
 /** Admin accounts, oldest first. */

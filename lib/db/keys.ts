@@ -78,6 +78,12 @@ export const streamLogPartition = (channel: string) => `STREAMLOG#${channel}`;
 /** Membership of an admin account; the partition lists admins oldest first (the instance's contact fallback). */
 export const admin = (accountId: string): Key => ({ PK: 'ADMINS', SK: padId(accountId) });
 export const adminsPartition = () => 'ADMINS';
+/** Membership of a staff account (any role), oldest first: whom a new report or sign-up is told to. */
+export const staff = (accountId: string): Key => ({ PK: 'STAFF', SK: padId(accountId) });
+export const staffPartition = () => 'STAFF';
+/** One moderator action of the audit log, by its id (newest first in the partition's order read backwards). */
+export const auditLogEntry = (id: string): Key => ({ PK: 'AUDITLOG', SK: padId(id) });
+export const auditLogPartition = () => 'AUDITLOG';
 /** Distinct active users whose latest activity fell on a day (YYYY-MM-DD); one partition, read as a day range. */
 export const activityDay = (day: string): Key => ({ PK: 'ACTIVITY', SK: `DAY#${day}` });
 export const activityPartition = () => 'ACTIVITY';

@@ -8,7 +8,8 @@ import { config, requireStage } from '../config';
 import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { seedKnownEmpty } from '../db/viewer_summary';
-import { HttpError, ItemTooLarge } from '../errors';
+import { forbidden, HttpError, ItemTooLarge } from '../errors';
+import { can, type Permission } from '../policy/roles';
 import { log } from '../log';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
@@ -61,6 +62,8 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
   rawBody?: boolean;
   /** Admit a user whose e-mail is not confirmed yet (POST /api/v1/emails/confirmations): the one way it can fix it. */
   unconfirmed?: boolean;
+  /** A moderator's endpoint: the account's role must hold this permission (lib/policy/roles.ts), else 403. */
+  permission?: Permission;
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
@@ -175,6 +178,8 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       const admission = await admit(options.auth, options.scopes ?? [], rawToken, { ip, path, route: options.throttles, unconfirmed: options.unconfirmed });
       const auth = admission.auth;
       budget = admission.budget;
+      // As Mastodon's admin controllers: a token with the scope, of an account whose role lacks the permission, is 403.
+      if (options.permission && !(auth?.account && can(auth.account, options.permission))) throw forbidden();
       // What the viewer's account says it has no need to hide is not read (lib/db/viewer_summary.ts).
       if (auth?.account) seedKnownEmpty(auth.account);
       const headers: Record<string, string> = {};

@@ -11,3 +11,4 @@ export * from './receive';
 export * from './accounts';
 export * from './federation';
 export * from './instance_domains';
+export * from './roles';

@@ -3,6 +3,7 @@
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import { mediaUrl } from '../media/storage';
+import { roleOf, type Role } from '../policy/roles';
 import type { Emoji } from '../db/emojis';
 import { emojisFor, renderRemoteEmojis } from './emoji';
 
@@ -22,6 +23,20 @@ const day = (iso: string | null): string | null => {
   if (!iso) return null;
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+};
+
+/** Role entity (https://docs.joinmastodon.org/entities/Role/): permissions as the decimal string of the flags. */
+export const renderRole = (role: Role) => ({
+  id: role.id,
+  name: role.name,
+  permissions: String(role.permissions),
+  color: role.color,
+  highlighted: role.highlighted,
+});
+
+const highlightedRoles = (account: Account): { id: string; name: string; color: string }[] => {
+  const role = roleOf(account);
+  return role.highlighted ? [{ id: role.id, name: role.name, color: role.color }] : [];
 };
 
 const renderedFields = (account: Account) => account.fieldsHtml.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }));
@@ -58,10 +73,13 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     last_status_at: day(account.lastStatusAt),
     emojis: account.domain ? renderRemoteEmojis(account.emojis) : opts.emojis ? emojisFor([account.displayName, account.note], opts.emojis) : ([] as unknown[]),
     fields: renderedFields(account),
+    // Mastodon 4: the account's role if it is shown on profiles (highlighted).
+    roles: highlightedRoles(account),
   };
   if (!opts.withSource) return rendered;
   return {
     ...rendered,
+    role: renderRole(roleOf(account)),
     source: {
       privacy: account.privacy,
       sensitive: account.sensitive,
