@@ -126,8 +126,10 @@ const accessChecks = (access: Access): TransactItem[] => [
         {
           ConditionCheck: {
             Key: keys.account(access.accountId),
-            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(disabled) OR disabled = :no)',
-            ExpressionAttributeValues: { ':no': false },
+            // A suspended account's login is withdrawn as a disabled one's.
+            ConditionExpression:
+              'attribute_exists(PK) AND (attribute_not_exists(disabled) OR disabled = :no) AND (attribute_not_exists(suspendedAt) OR suspendedAt = :null)',
+            ExpressionAttributeValues: { ':no': false, ':null': null },
           },
         },
       ]

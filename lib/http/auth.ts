@@ -27,7 +27,8 @@ export function bearerToken(event: APIGatewayProxyEventV2, params: Record<string
 export function assertFunctional(account: Account): void {
   if (!account.confirmedAt) throw emailUnconfirmed();
   if (!account.approved) throw accountPending();
-  if (account.disabled) throw accountDisabled();
+  // A suspended account's login is not functional either (Mastodon's User#functional?: the account is unavailable).
+  if (account.disabled || account.suspendedAt) throw accountDisabled();
 }
 
 const plausibleToken = (raw: string) => raw !== '' && raw.length <= 512;

@@ -25,7 +25,7 @@ export async function checkLogin(email: string | undefined, password: string | u
   const hash = account?.passwordHash ?? (await decoyHash());
   const valid = await verifyPassword(hash, password ?? '');
   if (!account?.passwordHash || !valid || password === undefined || password === '') return { ok: false, reason: 'invalid' };
-  if (account.disabled) return { ok: false, reason: 'disabled' };
+  if (account.disabled || account.suspendedAt) return { ok: false, reason: 'disabled' };
   return { ok: true, account };
 }
 

@@ -38,7 +38,7 @@ export async function currentSession(cookies: Record<string, string>): Promise<S
   const session = await sessionByHash(sha256(raw));
   if (!session) return undefined;
   const account = await accountById(session.accountId);
-  if (!account || account.disabled) return undefined;
+  if (!account || account.disabled || account.suspendedAt) return undefined;
   return { session, account };
 }
 
