@@ -37,7 +37,10 @@ describe('GET /api/v1/accounts/verify_credentials', () => {
       last_status_at: null,
       emojis: [],
       fields: [],
+      roles: [],
       source: { privacy: 'public', sensitive: false, language: null, note: '', fields: [], follow_requests_count: 0 },
+      // Mastodon 4: an account without a role has the `everyone` role.
+      role: { id: '-99', name: '', permissions: '65536', color: '', highlighted: false },
     });
   });
 
