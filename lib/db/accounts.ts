@@ -183,6 +183,26 @@ export async function pendingAccounts(limit = 100): Promise<Account[]> {
   return page.items;
 }
 
+/**
+ * Rejects a pending sign-up, as Mastodon does: the account goes with its username and e-mail claims (both free
+ * again), in one transaction that holds only while the account is still unapproved. False when it was not pending.
+ * Its tokens are the caller's to revoke.
+ */
+export async function rejectPendingAccount(account: Pick<Account, 'id' | 'username' | 'email'>): Promise<boolean> {
+  const result = await transact([
+    {
+      Delete: {
+        Key: keys.account(account.id),
+        ConditionExpression: 'attribute_exists(PK) AND approved = :f',
+        ExpressionAttributeValues: { ':f': false },
+      },
+    },
+    { Delete: { Key: keys.username(account.username) } },
+    ...(account.email ? [{ Delete: { Key: keys.email(account.email) } }] : []),
+  ]);
+  return result.ok;
+}
+
 /** Records a sign-in (the sign-in worker calls this). */
 export async function recordSignIn(id: string, at: string): Promise<void> {
   await updateItem(
