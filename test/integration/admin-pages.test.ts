@@ -18,6 +18,8 @@ import { handler as signIn } from '../../functions/admin_pages/sign_in';
 import { handler as signInSubmit } from '../../functions/admin_pages/sign_in_submit';
 import { handler as signOut } from '../../functions/admin_pages/sign_out';
 import { handler as createReport } from '../../functions/reports/create';
+import { handler as authorize } from '../../functions/oauth/authorize';
+import { handler as authorizeSubmit } from '../../functions/oauth/authorize_submit';
 import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
 import { handler as signinWorker } from '../../functions/workers/signin';
 import { accountById, accountByUsername, setRole, updateAccount, type Account } from '../../lib/db/accounts';
@@ -25,7 +27,7 @@ import { auditLogPage, type AuditEntry } from '../../lib/db/audit_log';
 import { instanceDomainBlockOf } from '../../lib/db/instance_domain_blocks';
 import { reportById } from '../../lib/db/reports';
 import { registerInlineWorker } from '../../lib/queue';
-import { aPostedStatus, aUser, type UserFixture } from '../support/factories';
+import { anApp, aPostedStatus, aUser, type UserFixture } from '../support/factories';
 import { call, type Answer } from '../support/http';
 
 registerInlineWorker('signin', signinWorker);
@@ -162,6 +164,23 @@ describe('access to the pages', () => {
     expect(res.headers.location).toBe('/admin/reports?resolved=1');
     expect(res.cookies.find((c) => c.startsWith('tootless_oauth_session='))).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800; Secure$/);
     expect((await browser.get(reports, '/admin/reports', { query: { resolved: '1' } })).status).toBe(200);
+  });
+
+  it('takes the session of a sign-in on the authorize page: one sign-in serves both', async () => {
+    const user = await aUser();
+    await setRole(user.account.id, '1', false);
+    const { app } = await anApp();
+    const browser = new Browser();
+    const query = { response_type: 'code', client_id: app.clientId, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', scope: 'read' };
+    const login = browser.store(await call(authorize, { method: 'GET', path: '/oauth/authorize', query, cookies: browser.cookies }));
+    const approval = browser.store(await call(authorizeSubmit, {
+      method: 'POST', path: '/oauth/authorize', cookies: browser.cookies,
+      form: { ...query, csrf_token: field(login.text, 'csrf_token') ?? '', email: user.account.email!, password: user.password },
+    }));
+    expect(approval.status).toBe(200);
+    // Its cookie is sent to /admin too (a browser sends a cookie only under its Path).
+    expect(approval.cookies.find((c) => c.startsWith('tootless_oauth_session='))).toContain('; Path=/;');
+    expect((await browser.get(reports, '/admin/reports')).status).toBe(200);
   });
 
   it('sends the browser back only to a page of its own, never elsewhere', async () => {
