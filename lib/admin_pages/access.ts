@@ -5,7 +5,7 @@
 import { redirect, type Reply } from '../http/reply';
 import { currentSession, sessionCsrfValid, type SignedIn } from '../oauth/session';
 import { can, type Permission } from '../policy/roles';
-import { adminPath, messagePage, type Viewer } from './layout';
+import { adminPath, firstPageFor, messagePage, type Viewer } from './layout';
 
 export type Access = { ok: true; viewer: Viewer; signedIn: SignedIn } | { ok: false; reply: Reply };
 
@@ -68,3 +68,11 @@ export const formRun = (permission: Permission, pathOf: (input: PageInput) => st
 
 /** The page of an id from the path (`/reports/123`), or the list when the id is no id. */
 export const idPath = (base: string) => (input: PageInput) => (typeof input.id === 'string' && /^\d{1,20}$/.test(input.id) ? `${base}/${input.id}` : base);
+
+/** GET /admin: the first page the signed-in role may open (the report queue for a moderator), or the sign-in form. */
+export async function adminHome(cookies: Record<string, string>): Promise<Reply> {
+  const signedIn = await currentSession(cookies);
+  if (!signedIn) return toSignIn('/reports');
+  const first = firstPageFor(signedIn.account);
+  return first ? redirect(adminPath(first)) : refused({ account: signedIn.account, csrf: signedIn.session.csrf });
+}

@@ -47,7 +47,7 @@ const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 /** GET /admin/accounts/:id */
 export async function accountPage(viewer: Viewer, input: Record<string, unknown>): Promise<Reply> {
   const id = canonicalId(input.id);
-  const account = id ? await accountById(id) : undefined;
+  const account = id ? await accountById(id, true) : undefined;
   if (!account) return notFoundPage(viewer, 'This account', adminPath('/accounts'));
   const statuses = await accountStatusesPage(account.id, { limit: RECENT_STATUSES }, { excludeReblogs: true });
   const action = adminPath(`/accounts/${account.id}`);

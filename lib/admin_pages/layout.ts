@@ -53,6 +53,9 @@ const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: '/action_logs', label: 'Audit log', permission: 'view_audit_log' },
 ];
 
+/** The first page of the navigation the account's role may open, if any. */
+export const firstPageFor = (account: Account): string | undefined => NAV.find((item) => can(account, item.permission))?.path;
+
 /** A hidden CSRF field: the session's token, checked on every POST. */
 export const csrfField = (csrf: string) => `<input type="hidden" name="csrf_token" value="${esc(csrf)}">`;
 

@@ -103,7 +103,8 @@ export type Account = z.infer<typeof accountItem>;
 
 const pointer = z.object({ accountId: z.string() });
 
-export const accountById = (id: string) => getItem(keys.account(id), accountItem);
+/** `consistent`: a page that shows the account just after changing it (the moderation pages) reads the change. */
+export const accountById = (id: string, consistent = false) => getItem(keys.account(id), accountItem, consistent);
 
 export async function accountsByIds(ids: string[]): Promise<Map<string, Account>> {
   const found = await batchGet(ids.map(keys.account), accountItem);

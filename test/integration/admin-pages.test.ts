@@ -7,6 +7,7 @@ import { handler as accountShow } from '../../functions/admin_pages/account';
 import { handler as accountSubmit } from '../../functions/admin_pages/account_submit';
 import { handler as accountsSearch } from '../../functions/admin_pages/accounts';
 import { handler as actionLogs } from '../../functions/admin_pages/action_logs';
+import { handler as home } from '../../functions/admin_pages/home';
 import { handler as domainBlocks } from '../../functions/admin_pages/domain_blocks';
 import { handler as domainBlocksSubmit } from '../../functions/admin_pages/domain_blocks_submit';
 import { handler as pending } from '../../functions/admin_pages/pending_accounts';
@@ -148,6 +149,12 @@ describe('access to the pages', () => {
     expect(csp).toContain("form-action 'self'");
     expect(csp).not.toMatch(/script-src|unsafe-inline|unsafe-eval/);
     expect(res.text).not.toMatch(/<script|\son[a-z]+=/i);
+  });
+
+  it('sends /admin to the first page the role may open, to the sign-in form without a session, and 403 without a role', async () => {
+    expect((await moderator.browser.get(home, '/admin')).headers.location).toBe('/admin/reports');
+    expect((await new Browser().get(home, '/admin')).headers.location).toBe('/admin/sign_in?return_to=%2Freports');
+    expect((await member.browser.get(home, '/admin')).status).toBe(403);
   });
 
   it('keeps the domain blocks to roles that manage federation: 403 for a moderator, the page for an admin', async () => {
