@@ -103,7 +103,8 @@ export type Account = z.infer<typeof accountItem>;
 
 const pointer = z.object({ accountId: z.string() });
 
-export const accountById = (id: string) => getItem(keys.account(id), accountItem);
+/** `consistent`: a page that shows the account just after changing it (the moderation pages) reads the change. */
+export const accountById = (id: string, consistent = false) => getItem(keys.account(id), accountItem, consistent);
 
 export async function accountsByIds(ids: string[]): Promise<Map<string, Account>> {
   const found = await batchGet(ids.map(keys.account), accountItem);
@@ -181,6 +182,26 @@ export async function pendingAccounts(limit = 100): Promise<Account[]> {
     accountItem,
   );
   return page.items;
+}
+
+/**
+ * Rejects a pending sign-up, as Mastodon does: the account goes with its username and e-mail claims (both free
+ * again), in one transaction that holds only while the account is still unapproved. False when it was not pending.
+ * Its tokens are the caller's to revoke.
+ */
+export async function rejectPendingAccount(account: Pick<Account, 'id' | 'username' | 'email'>): Promise<boolean> {
+  const result = await transact([
+    {
+      Delete: {
+        Key: keys.account(account.id),
+        ConditionExpression: 'attribute_exists(PK) AND approved = :f',
+        ExpressionAttributeValues: { ':f': false },
+      },
+    },
+    { Delete: { Key: keys.username(account.username) } },
+    ...(account.email ? [{ Delete: { Key: keys.email(account.email) } }] : []),
+  ]);
+  return result.ok;
 }
 
 /** Records a sign-in (the sign-in worker calls this). */

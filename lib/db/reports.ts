@@ -71,3 +71,15 @@ export async function resolveReport(id: string, at = nowIso()): Promise<Report |
   );
   return resolved ?? reportById(id, true);
 }
+
+/** Marks a resolved report open again (Mastodon's reopen; an open one stays open). Undefined when there is no such report. */
+export const reopenReport = (id: string, at = nowIso()): Promise<Report | undefined> =>
+  updateItem(
+    {
+      Key: keys.report(id),
+      UpdateExpression: 'SET actionTakenAt = :null, updatedAt = :at',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':at': at, ':null': null },
+    },
+    reportItem,
+  );

@@ -5,7 +5,7 @@ import { config } from '../config';
 import type { Account } from '../db/accounts';
 import { describeScope } from './scopes';
 
-const esc = (value: string | number | null | undefined) => escapeHtml(String(value ?? ''));
+export const esc = (value: string | number | null | undefined) => escapeHtml(String(value ?? ''));
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -28,7 +28,11 @@ ul{padding-left:1.2rem}
 .muted{color:#9baec8;font-size:.9rem}
 `;
 
-function page(title: string, body: string): string {
+/** The text of a page's one <style> element: the shared rules and a page family's own (the /admin pages hash it for their CSP). */
+export const styleText = (extra = '') => `${STYLE}${extra}`;
+
+/** A whole page; `wide` widens the column (the /admin tables), `style` adds a page family's rules. */
+export function page(title: string, body: string, opts: { wide?: boolean; style?: string } = {}): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -38,10 +42,10 @@ function page(title: string, body: string): string {
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
 <title>${esc(title)} - ${esc(config.domain)}</title>
-<style>${STYLE}</style>
+<style>${styleText(opts.style)}</style>
 </head>
 <body>
-<main>
+<main${opts.wide ? ' class="wide"' : ''}>
 ${body}
 </main>
 </body>

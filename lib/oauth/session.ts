@@ -1,5 +1,6 @@
-// The authorize page's browser state: a login session (cookie holds a random
-// value, the table its SHA-256) and the CSRF tokens of its two forms.
+// The browser's login state, shared by the authorize page and the moderation pages under /admin: a login
+// session (cookie holds a random value, the table its SHA-256) and the CSRF tokens of their forms. The cookies
+// cover the whole site (its base path), so that one sign-in serves both.
 import { config } from '../config';
 import { hmac, safeEqual, sha256 } from '../crypto';
 import { accountById, type Account } from '../db/accounts';
@@ -12,12 +13,18 @@ export const LOGIN_CSRF_COOKIE = 'tootless_oauth_csrf';
 const SESSION_MAX_AGE = 60 * 60 * 24 * 7;
 
 /** The path prefix of the OAuth routes under BASE_URL (empty unless the API sits under a base path). */
-export const oauthPath = () => `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/oauth`;
+export const oauthPath = () => `${basePath()}/oauth`;
+
+/** BASE_URL's path without its trailing slash: empty unless the API sits under a base path. */
+export const basePath = () => new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+
+/** The cookies' Path: the whole site, /oauth and /admin alike. */
+const cookiePath = () => basePath() || '/';
 
 const cookie = (name: string, value: string, maxAge?: number) =>
   [
     `${name}=${value}`,
-    `Path=${oauthPath()}`,
+    `Path=${cookiePath()}`,
     'HttpOnly',
     'SameSite=Lax',
     ...(maxAge === undefined ? [] : [`Max-Age=${maxAge}`]),
@@ -40,6 +47,13 @@ export async function currentSession(cookies: Record<string, string>): Promise<S
   const account = await accountById(session.accountId);
   if (!account || account.disabled || account.suspendedAt) return undefined;
   return { session, account };
+}
+
+/** Ends the browser's session (signing out); answers the cookie that clears it. */
+export async function endSession(cookies: Record<string, string>): Promise<string> {
+  const raw = cookieValue(cookies, SESSION_COOKIE);
+  if (raw) await deleteSession(sha256(raw));
+  return cookie(SESSION_COOKIE, '', 0);
 }
 
 /** Starts a session for a fresh login; any previous session of this browser ends (no fixation). */

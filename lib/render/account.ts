@@ -75,6 +75,8 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     fields: renderedFields(account),
     // Mastodon 4: the account's role if it is shown on profiles (highlighted).
     roles: highlightedRoles(account),
+    // Mastodon's optional attribute, present (true) only on a suspended account.
+    ...(account.suspendedAt ? { suspended: true as const } : {}),
   };
   if (!opts.withSource) return rendered;
   return {

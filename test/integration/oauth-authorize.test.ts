@@ -135,16 +135,16 @@ describe('the authorization code flow', () => {
     expect(issued?.scopes).toEqual(['read', 'write']);
   });
 
-  it('sets HttpOnly, SameSite=Lax, Secure cookies under /oauth and stores only the session hash', async () => {
+  it('sets HttpOnly, SameSite=Lax, Secure cookies for the whole site and stores only the session hash', async () => {
     const { clientId } = await aClient();
     const { email, password } = await aLogin();
     const browser = new Browser();
     const form = await browser.open(params(clientId));
     expect(form.cookies).toHaveLength(1);
-    expect(form.cookies[0]).toMatch(/^tootless_oauth_csrf=[A-Za-z0-9_-]+; Path=\/oauth; HttpOnly; SameSite=Lax; Secure$/);
+    expect(form.cookies[0]).toMatch(/^tootless_oauth_csrf=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
     const approval = await browser.login(form, email, password);
     const sessionCookie = approval.cookies.find((c) => c.startsWith('tootless_oauth_session='));
-    expect(sessionCookie).toMatch(/; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=604800; Secure$/);
+    expect(sessionCookie).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=604800; Secure$/);
     const raw = browser.cookie('tootless_oauth_session') ?? '';
     expect(await sessionByHash(sha256(raw))).toBeDefined();
     expect(await sessionByHash(raw)).toBeUndefined();

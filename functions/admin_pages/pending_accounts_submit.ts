@@ -1,0 +1,12 @@
+// POST /admin/pending_accounts (Mastodon's admin/accounts approve and reject): a moderation page, HTML for a signed-in moderator's browser.
+import { z } from 'zod';
+import { formRun } from '../../lib/admin_pages/access';
+import { submitPending } from '../../lib/admin_pages/pending';
+import { http } from '../../lib/http';
+
+// The page's own module reads the fields it knows (ids, the form), and shows what it refuses on the page.
+const schema = z.record(z.unknown());
+
+export const run = formRun('manage_users', () => '/pending_accounts', submitPending);
+
+export const handler = http(run, { auth: 'public', schema });

@@ -1,0 +1,77 @@
+// Sign-ups awaiting approval (Mastodon's admin/accounts?status=pending): each with its e-mail address and reason,
+// approved or rejected with one click. Rejecting deletes the pending account and frees its username and e-mail
+// address, as Mastodon's reject does. Both are recorded in the audit log.
+import { z } from 'zod';
+import { accountById, approveAccount, pendingAccounts, rejectPendingAccount } from '../db/accounts';
+import { countOnInstance } from '../db/stats';
+import { revokeToken, tokensOfAccount } from '../db/tokens';
+import type { Reply } from '../http/reply';
+import { accountTarget, recordAction } from '../moderation/audit';
+import { endStreamsOfTokens } from '../streaming/withdraw';
+import { canonicalId } from './common';
+import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
+
+/** Pending sign-ups listed, oldest first (the order they wait in). */
+export const PENDING_LISTED = 100;
+
+const NOTICES: Record<string, string> = {
+  approved: 'The account is approved.',
+  rejected: 'The sign-up is rejected and the account deleted.',
+  gone: 'That account is no longer pending.',
+};
+
+/** GET /admin/pending_accounts */
+export async function pendingPage(viewer: Viewer, input: Record<string, unknown>): Promise<Reply> {
+  const pending = await pendingAccounts(PENDING_LISTED);
+  const action = adminPath('/pending_accounts');
+  const rows = pending
+    .map((a) => `<tr id="pending-${esc(a.id)}">
+<td>@${esc(a.username)}</td>
+<td>${esc(a.email)}</td>
+<td class="comment">${esc(a.reason)}</td>
+<td>${a.confirmedAt ? 'yes' : 'no'}</td>
+<td>${when(a.createdAt)}</td>
+<td><form method="post" action="${esc(action)}" class="inline">
+${csrfField(viewer.csrf)}
+<input type="hidden" name="account_id" value="${esc(a.id)}">
+<button type="submit" name="operation" value="approve" class="primary">Approve</button>
+<button type="submit" name="operation" value="reject" class="danger">Reject</button>
+</form></td>
+</tr>`)
+    .join('\n');
+  const body = `${noticeOf(NOTICES, input)}
+${pending.length === 0 ? '<p id="empty">No sign-up awaits approval.</p>' : `<table id="pending">
+<thead><tr><th>Username</th><th>E-mail</th><th>Reason</th><th>Confirmed</th><th>Signed up</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`}`;
+  return adminPage(viewer, 'Pending sign-ups', body);
+}
+
+const submitted = z.object({ operation: z.enum(['approve', 'reject']), account_id: z.string() });
+
+/** POST /admin/pending_accounts: approve or reject one pending account. */
+export async function submitPending(viewer: Viewer, input: Record<string, unknown>): Promise<Reply> {
+  const back = adminPath('/pending_accounts');
+  const form = submitted.safeParse(input);
+  const id = form.success ? canonicalId(form.data.account_id) : undefined;
+  if (!form.success || !id) {
+    return adminPage(viewer, 'Not done', `<p class="error" role="alert" id="error">Choose an account and approve or reject it.</p><p><a href="${esc(back)}">Back</a></p>`, 422);
+  }
+  const account = await accountById(id);
+  if (!account || account.domain !== null || account.approved) return seeOther(back, 'gone');
+  if (form.data.operation === 'approve') {
+    await approveAccount(account.id);
+    await recordAction(viewer.account, 'approve', accountTarget(account));
+    return seeOther(back, 'approved');
+  }
+  // A pending account may have signed in (its tokens answer 403 until approved): they go first, with their streams.
+  const tokens = await tokensOfAccount(account.id);
+  await Promise.all(tokens.map((t) => revokeToken(t, t.clientId)));
+  await endStreamsOfTokens(tokens.map((t) => t.id));
+  if (!(await rejectPendingAccount(account))) return seeOther(back, 'gone');
+  await countOnInstance('userCount', -1);
+  await recordAction(viewer.account, 'reject', accountTarget(account));
+  return seeOther(back, 'rejected');
+}
