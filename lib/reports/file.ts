@@ -76,6 +76,8 @@ export async function fileReport(reporter: Account, request: ReportRequest): Pro
     forwarded: forward,
     uri: null,
     actionTakenAt: null,
+    actionTakenByAccountId: null,
+    assignedAccountId: null,
     createdAt: nowIso(),
   };
   await putReport(report);

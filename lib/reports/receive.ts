@@ -32,6 +32,8 @@ export async function receiveReport(reporter: Account, target: Account, statuses
     forwarded: false,
     uri: flagUri,
     actionTakenAt: null,
+    actionTakenByAccountId: null,
+    assignedAccountId: null,
     createdAt: nowIso(),
   };
   return putReceivedReport(report);
