@@ -12,7 +12,7 @@ import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
-import { batchGet, batchWrite, getItem, keyString, nowIso, transact, updateItem, type TransactItem } from './table';
+import { batchGet, batchWrite, getItem, keyString, nowIso, query, transact, updateItem, type TransactItem } from './table';
 
 export const reportCategories = ['spam', 'legal', 'violation', 'other'] as const;
 export type ReportCategory = (typeof reportCategories)[number];
@@ -117,6 +117,23 @@ export async function reportQueuePage(filter: ReportQueueFilter, page: Page): Pr
     const report = found.get(keyString(keys.report(e.reportId)));
     return report ? [report] : [];
   });
+}
+
+/**
+ * Is another report about the same account still open (Mastodon's unresolved_siblings?)? One Query of the target's
+ * open entries, at most two keys read.
+ */
+export async function hasOpenSiblings(report: Pick<Report, 'id' | 'targetAccountId'>): Promise<boolean> {
+  const page = await query(
+    {
+      KeyConditionExpression: 'PK = :p',
+      ExpressionAttributeValues: { ':p': keys.reportQueueAboutPartition('open', report.targetAccountId) },
+      ProjectionExpression: 'reportId',
+      Limit: 2,
+    },
+    z.object({ reportId: z.string() }),
+  );
+  return page.items.some((e) => e.reportId !== report.id);
 }
 
 /** A change to a report: what it is now, and whether this call changed it (false: it already was so). */
