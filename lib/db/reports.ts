@@ -84,6 +84,12 @@ export async function putReceivedReport(report: Report & { uri: string }): Promi
 
 export const reportById = (id: string, consistent = false): Promise<Report | undefined> => getItem(keys.report(id), reportItem, consistent);
 
+/** Reports by id (one BatchGet per 100), for a page of admin.report notifications. */
+export async function reportsByIds(ids: string[]): Promise<Map<string, Report>> {
+  const found = await batchGet(ids.map((id) => keys.report(id)), reportItem);
+  return new Map([...found.values()].map((r) => [r.id, r]));
+}
+
 /** Every report, newest first (GSI1), whatever its state. */
 export const reportsPage = (page: Page): Promise<Report[]> =>
   queryIdRange({ index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.reportsPartition }, page, reportItem);
