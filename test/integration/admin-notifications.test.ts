@@ -152,8 +152,10 @@ describe('admin.sign_up', () => {
   it('stops once the account loses its role', async () => {
     const former = await aStaffMember('1');
     await setRole(former.account.id, null, false);
+    const before = (await ofType(moderator.account, 'admin.sign_up')).length;
     await signUp();
     expect(await stored(former.account)).toEqual([]);
+    expect(await ofType(moderator.account, 'admin.sign_up')).toHaveLength(before + 1);
   });
 });
 
