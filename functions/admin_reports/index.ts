@@ -1,7 +1,7 @@
 // GET /api/v1/admin/reports (https://docs.joinmastodon.org/methods/admin/reports/#get)
 import { z } from 'zod';
 import { http, type Ctx } from '../../lib/http';
-import { pageReply } from '../../lib/http/page';
+import { ownId, pageReply } from '../../lib/http/page';
 import { moderatorReports } from '../../lib/moderation/reports';
 import { edgesOf, pageQuery } from '../../lib/paging';
 import { renderAdminReports } from '../../lib/render/admin_report';
@@ -22,7 +22,8 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
     { state: input.resolved ? 'resolved' : 'open', accountId: input.account_id, targetAccountId: input.target_account_id },
     input,
   );
-  return pageReply(ctx, edgesOf(reports), await renderAdminReports(reports, ctx.account));
+  // A report carries its statuses (remote ones can be large): the page is held to the body budget by report id.
+  return pageReply(ctx, edgesOf(reports), await renderAdminReports(reports, ctx.account), { keyOf: ownId });
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['admin:read:reports'], permission: 'manage_reports', schema });
