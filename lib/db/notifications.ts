@@ -39,7 +39,7 @@ export const notificationItem = z.object({
 export type Notification = z.infer<typeof notificationItem>;
 
 // An admin.report notification is once per report (the same reporter may file several): the report stands in the status's place.
-const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId'>) =>
+export const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId'>) =>
   keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId ?? n.reportId ?? null);
 
 export const notificationRecord = (n: Notification) => ({
