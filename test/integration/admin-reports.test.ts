@@ -294,6 +294,17 @@ describe('PUT /api/v1/admin/reports/:id', () => {
       { action: 'update', accountId: moderator.account.id },
     ]);
     expect(await reportById(id)).toMatchObject({ category: 'violation', ruleIds: [ruleId], comment: 'first' });
+    // A form's empty `rule_ids[]=` is no rule: the way a form clears them.
+    const cleared = await call(updateHandler, {
+      method: 'PUT',
+      path: `/api/v1/admin/reports/${id}`,
+      pathParameters: { id },
+      form: { category: 'other', 'rule_ids[]': '' },
+      token: moderator.token,
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ category: 'other', rules: [] });
+    await update(moderator.token, id, { category: 'violation', rule_ids: [ruleId] });
   });
 
   it('answers 422 naming the field for a bad category or rule list, 404 for an unknown report', async () => {
