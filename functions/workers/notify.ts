@@ -1,17 +1,20 @@
-// Worker: the `notify` queue — writes notifications (mention, reblog, favourite, follow, follow_request, poll).
+// Worker: the `notify` queue — writes notifications (mention, reblog, favourite, follow, follow_request, poll, update),
+// and tells the staff of a new sign-up or report (lib/moderation/staff_notices.ts).
 import type { Context, SQSEvent } from 'aws-lambda';
 import type { NotificationType } from '../../lib/db/notifications';
+import { tellStaff } from '../../lib/moderation/staff_notices';
 import { notify } from '../../lib/notifications/notify';
-import type { NotifyMessage } from '../../lib/queue/messages';
+import type { NotificationMessage } from '../../lib/queue/messages';
 import { worker } from '../../lib/queue/worker';
 
 // The queue's contract spells the notification kinds itself (lib/queue may not import lib/db):
 // this fails to compile the day the two lists differ.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const kindsAgree: Same<NotifyMessage['type'], NotificationType> = true;
+const kindsAgree: Same<NotificationMessage['type'], NotificationType> = true;
 
 const processBatch = worker('notify', async (message) => {
-  await notify(message);
+  if ('notice' in message) await tellStaff(message);
+  else await notify(message);
 });
 
 // Lambda's (event, context) signature, so callers may pass the context along.

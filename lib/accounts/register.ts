@@ -22,6 +22,7 @@ import { issueAccessToken } from '../tokens';
 import { confirmationMail } from './confirmation';
 import { charLength, describe, Violations } from './violations';
 import { USERNAME_MAX } from '../text/limits';
+import { queueStaffNotice } from '../moderation/staff_notices';
 
 export type RegistrationInput = {
   username: string;
@@ -155,6 +156,8 @@ export async function registerAccount(
   );
   if (!created.ok) throw taken(new Violations(), created.taken).error({ details: true });
   await countOnInstance('userCount', 1);
+  // The staff are told of a sign-up (admin.sign_up), off the request path; not of the operator's own (the CLI).
+  if (!opts.skipRules) await queueStaffNotice({ notice: 'admin.sign_up', accountId: id });
 
   if (confirmationToken) {
     try {

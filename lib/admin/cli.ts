@@ -32,7 +32,7 @@ import {
   deleteAppCommand,
 } from './commands';
 import { federationCommand, FEDERATION_USAGE, type FederationFlags } from './federation_cli';
-import { listReports, resolveReportCommand, showReport } from './report_commands';
+import { listReports, reindexReportsCommand, resolveReportCommand, showReport } from './report_commands';
 import { trendsCommand, TRENDS_USAGE } from './trend_commands';
 import { announcementsCommand, ANNOUNCEMENTS_USAGE, type AnnouncementFlags } from './announcement_commands';
 
@@ -76,6 +76,7 @@ Reports
   reports list                       list the latest reports (filed here or received from other servers), newest first
   reports show <id>                  show a report
   reports resolve <id>               mark a report resolved
+  reports reindex                    file reports stored before the moderators' queues into them (once, after upgrading)
 
 ${ANNOUNCEMENTS_USAGE}
 
@@ -304,6 +305,10 @@ async function dispatch(group: string | undefined, command: string | undefined, 
     if (command === 'list') {
       noMore(rest);
       return listReports();
+    }
+    if (command === 'reindex') {
+      noMore(rest);
+      return reindexReportsCommand();
     }
     const single: Record<string, (id: string) => Promise<string>> = { show: showReport, resolve: resolveReportCommand };
     const run = command ? single[command] : undefined;

@@ -3,7 +3,7 @@
 // Flag), show one, mark one resolved. Moderation actions themselves (silence,
 // suspend) are not here: resolving records that a moderator dealt with it.
 import { accountsByIds, type Account } from '../db/accounts';
-import { reportById, reportsPage, resolveReport, type Report } from '../db/reports';
+import { reindexReportQueues, reportById, reportsPage, resolveReport, type Report } from '../db/reports';
 import { isId } from '../ids';
 import { AdminError } from './commands';
 
@@ -63,4 +63,10 @@ export async function resolveReportCommand(id: string): Promise<string> {
   if (report.actionTakenAt) return `Report ${report.id} was already resolved (${report.actionTakenAt}).`;
   await resolveReport(report.id);
   return `Resolved report ${report.id}.`;
+}
+
+/** Files every stored report into the moderators' queues (reports stored before the queues existed are not in them). */
+export async function reindexReportsCommand(): Promise<string> {
+  const count = await reindexReportQueues();
+  return `Filed ${count} report${count === 1 ? '' : 's'} into the moderators' queues.`;
 }

@@ -4,10 +4,10 @@
 // recorded in the audit log.
 import { z } from 'zod';
 import { accountById, accountsByIds, type Account } from '../db/accounts';
-import { reopenReport, reportById, reportsPage, resolveReport, type Report } from '../db/reports';
+import { reportById, reportQueuePage, type Report } from '../db/reports';
+import { reopenReport, resolveReportAs } from '../moderation/reports';
 import { statusesByIds } from '../db/statuses';
 import type { Reply } from '../http/reply';
-import { recordAction } from '../moderation/audit';
 import { ACCOUNT_ACTIONS, takeAccountAction } from '../moderation/actions';
 import { canonicalId, asPage, notFoundPage } from './common';
 import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
@@ -15,32 +15,16 @@ import { accountLink, actionForm, stateBadges, statusBlock } from './parts';
 
 /** Reports shown per page of the queue, and how many are read at a time to fill it. */
 export const QUEUE_PAGE = 20;
-const READ_BATCH = 40;
-const MAX_READS = 5;
 
-const reportTarget = (report: Pick<Report, 'id'>) => ({ type: 'Report', id: report.id, human: report.id });
 
 /**
- * A page of the queue, newest first: open or resolved reports, read from the list of all reports in batches
- * until the page is full (at most MAX_READS reads). `next` is where the next page starts (the last report
- * looked at), undefined when the list has ended.
+ * A page of the queue, newest first: the open or resolved reports of the moderators' queue (lib/db/reports.ts
+ * reportQueuePage, one Query and one batch read). `next` is where the next page starts, undefined when the page
+ * came back short (the queue has ended).
  */
 export async function queuePage(resolved: boolean, maxId?: string): Promise<{ reports: Report[]; next?: string }> {
-  const shown: Report[] = [];
-  let cursor = maxId;
-  let exhausted = false;
-  for (let read = 0; read < MAX_READS && shown.length < QUEUE_PAGE && !exhausted; read++) {
-    const batch = await reportsPage({ limit: READ_BATCH, ...(cursor ? { max_id: cursor } : {}) });
-    let examined = 0;
-    for (const report of batch) {
-      if (shown.length === QUEUE_PAGE) break;
-      examined++;
-      cursor = report.id;
-      if ((report.actionTakenAt !== null) === resolved) shown.push(report);
-    }
-    if (batch.length < READ_BATCH && examined === batch.length) exhausted = true;
-  }
-  return { reports: shown, next: exhausted ? undefined : cursor };
+  const reports = await reportQueuePage({ state: resolved ? 'resolved' : 'open' }, { limit: QUEUE_PAGE, ...(maxId ? { max_id: maxId } : {}) });
+  return { reports, next: reports.length === QUEUE_PAGE ? reports.at(-1)!.id : undefined };
 }
 
 const excerpt = (text: string, max = 200) => ([...text].length > max ? `${[...text].slice(0, max).join('')}…` : text);
@@ -147,25 +131,17 @@ export async function submitReport(viewer: Viewer, input: Record<string, unknown
   return asPage(viewer, back, async () => {
     switch (form.data.operation) {
       case 'resolve':
-        if (!report.actionTakenAt) {
-          await resolveReport(report.id);
-          await recordAction(moderator, 'resolve', reportTarget(report));
-        }
+        // Resolving (and reopening) writes its audit entry only when the state changes.
+        await resolveReportAs(moderator, report.id);
         return seeOther(back, 'resolved');
       case 'reopen':
-        if (report.actionTakenAt) {
-          await reopenReport(report.id);
-          await recordAction(moderator, 'reopen', reportTarget(report));
-        }
+        await reopenReport(moderator, report.id);
         return seeOther(back, 'reopened');
       case 'action': {
         const target = await accountById(report.targetAccountId);
         if (!target) return notFoundPage(viewer, 'The reported account', back);
         await takeAccountAction(moderator, target, { type: form.data.type!, reportId: report.id, text: form.data.text?.trim() || undefined });
-        if (!report.actionTakenAt) {
-          await resolveReport(report.id);
-          await recordAction(moderator, 'resolve', reportTarget(report));
-        }
+        await resolveReportAs(moderator, report.id);
         return seeOther(back, 'actioned');
       }
     }

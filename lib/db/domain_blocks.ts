@@ -13,7 +13,7 @@ import type { Follow } from './follows';
 import { queryIdRange } from './id_range';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
-import { notificationItem, type Notification } from './notifications';
+import { notificationItem, onceKey, type Notification } from './notifications';
 import { batchGet, batchWrite, deleteItem, putItem, query, transact, type Item, type QueryPage, type TransactItem } from './table';
 import { markHides, noteMarked } from './viewer_summary';
 
@@ -93,7 +93,7 @@ export const notificationsPageFrom = (accountId: string, startKey?: Item): Promi
 export const deleteNotifications = (notifications: Notification[]): Promise<void> =>
   batchWrite(
     [],
-    notifications.flatMap((n) => [keys.notification(n.accountId, n.id), keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId)]),
+    notifications.flatMap((n) => [keys.notification(n.accountId, n.id), onceKey(n)]),
   );
 
 const decrement = (accountId: string, counter: 'followersCount' | 'followingCount' | 'followRequestsCount', by: number): TransactItem => ({

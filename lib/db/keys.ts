@@ -403,3 +403,18 @@ export const directoryActivePartition = (origin: DirectoryOrigin) => `DIRECTORY_
 /** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
 export const endorsement = (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) });
 export const endorsementsPartition = (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`;
+
+// ---- admin reports API: the report queues (lib/db/reports.ts; issue 26, reports) ----
+/** Open (unresolved) or resolved: the two queues of Mastodon's ReportFilter. */
+export type ReportState = 'open' | 'resolved';
+/**
+ * A report's entry in its state's queue, newest first (GET /api/v1/admin/reports). Two more entries per report, in
+ * the partitions of its reporter and of its target in that state, serve the `account_id` / `target_account_id` filters.
+ * All three move together when the report is resolved or reopened.
+ */
+export const reportQueueEntry = (state: ReportState, reportId: string): Key => ({ PK: `REPORTQ#${state}`, SK: padId(reportId) });
+export const reportQueueByEntry = (state: ReportState, accountId: string, reportId: string): Key => ({ PK: `REPORTQ#${state}#BY#${padId(accountId)}`, SK: padId(reportId) });
+export const reportQueueAboutEntry = (state: ReportState, targetId: string, reportId: string): Key => ({ PK: `REPORTQ#${state}#ABOUT#${padId(targetId)}`, SK: padId(reportId) });
+export const reportQueuePartition = (state: ReportState) => `REPORTQ#${state}`;
+export const reportQueueByPartition = (state: ReportState, accountId: string) => `REPORTQ#${state}#BY#${padId(accountId)}`;
+export const reportQueueAboutPartition = (state: ReportState, targetId: string) => `REPORTQ#${state}#ABOUT#${padId(targetId)}`;

@@ -11,8 +11,11 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
-export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
+export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
+
+/** Types told to moderators (Mastodon's admin.*): a new local sign-up, a new report (the notification carries its `reportId`). */
+export const staffTypes: readonly NotificationType[] = ['admin.sign_up', 'admin.report'];
 
 /** Types whose notification carries the status it is about (Mastodon's `status_type?`). */
 export const statusTypes: readonly NotificationType[] = ['mention', 'reblog', 'favourite', 'poll', 'update'];
@@ -25,6 +28,8 @@ export const notificationItem = z.object({
   /** The actor (for `poll`: the poll's author). */
   fromAccountId: z.string(),
   statusId: z.string().nullable().default(null),
+  /** The report an `admin.report` notification is about. */
+  reportId: z.string().optional(),
   createdAt: z.string(),
   /** Mastodon 4.3's group key, stored since grouped notifications; older notifications derive theirs on read. */
   groupKey: z.string().optional(),
@@ -33,8 +38,9 @@ export const notificationItem = z.object({
 });
 export type Notification = z.infer<typeof notificationItem>;
 
-const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId'>) =>
-  keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId);
+// An admin.report notification is once per report (the same reporter may file several): the report stands in the status's place.
+export const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId'>) =>
+  keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId ?? n.reportId ?? null);
 
 export const notificationRecord = (n: Notification) => ({
   ...keys.notification(n.accountId, n.id),

@@ -13,7 +13,17 @@ export type PushPolicy = (typeof pushPolicies)[number];
 
 /** Alert kinds a subscription can ask for: the notification types this server produces (Mastodon 3.5 names); off unless asked. */
 const off = () => z.boolean().default(false);
-export const alertsItem = z.object({ follow: off(), follow_request: off(), favourite: off(), reblog: off(), mention: off(), poll: off() });
+export const alertsItem = z.object({
+  follow: off(),
+  follow_request: off(),
+  favourite: off(),
+  reblog: off(),
+  mention: off(),
+  poll: off(),
+  // The staff's notifications (a moderator's app asks for them; nobody else receives such notifications).
+  'admin.sign_up': off(),
+  'admin.report': off(),
+});
 export type Alerts = z.infer<typeof alertsItem>;
 
 export const pushSubscriptionItem = z.object({

@@ -5,8 +5,10 @@
 // (recipient, type, actor, status) however often the message is delivered.
 // The recipient's notification policy (lib/notifications/policy.ts) may drop it,
 // or file it, unstreamed and unpushed, into a notification request.
+// The staff's notifications (admin.sign_up, admin.report: lib/moderation/staff_notices.ts)
+// are a moderator's duty, not social ones: no block, mute or policy of the moderator holds them back.
 import { accountsByIds } from '../db/accounts';
-import { createNotification, statusTypes, type Notification, type NotificationType } from '../db/notifications';
+import { createNotification, staffTypes, statusTypes, type Notification, type NotificationType } from '../db/notifications';
 import { statusById } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
@@ -22,6 +24,8 @@ export type NotifyRequest = {
   accountId: string;
   fromAccountId: string;
   statusId?: string;
+  /** The report of an `admin.report` notification. */
+  reportId?: string;
 };
 
 export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status' | 'hidden' | 'dropped' | 'filtered';
@@ -37,13 +41,25 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const sender = accounts.get(fromAccountId);
   if (!recipient || recipient.domain !== null) return 'no-recipient';
   if (!sender) return 'no-actor';
+  const forStaff = staffTypes.includes(type);
+  const reportId = type === 'admin.report' ? request.reportId : undefined;
+  if (type === 'admin.report' && !reportId) return 'no-status';
   // Blocks, notification mutes, domain blocks and irreversible `notifications` filters (lib/policy/receive.ts).
-  if (!(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
+  if (!forStaff && !(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
   // The recipient's notification policy (Mastodon 4.3): dropped, or kept out of sight in a notification request.
-  const decision = await policyDecision(accountId, sender, type, status);
+  const decision = forStaff ? 'accept' : await policyDecision(accountId, sender, type, status);
   if (decision === 'drop') return 'dropped';
 
-  const notification: Notification = { id: newId(), type, accountId, fromAccountId, statusId, createdAt: nowIso(), ...(decision === 'filter' ? { filtered: true } : {}) };
+  const notification: Notification = {
+    id: newId(),
+    type,
+    accountId,
+    fromAccountId,
+    statusId,
+    ...(reportId ? { reportId } : {}),
+    createdAt: nowIso(),
+    ...(decision === 'filter' ? { filtered: true } : {}),
+  };
   // Favourites, reblogs and follows join the recipient's current group of their kind (Mastodon 4.3).
   // A reblog notification groups under the reblogged status, whichever of the two the message names.
   const group = notification.filtered ? undefined : await groupKeyFor({ ...notification, statusId: status?.reblogOfId ?? statusId });

@@ -16,6 +16,8 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   follow_request: (name) => `Pending follower: ${name}`,
   poll: (name) => `A poll by ${name} has ended`,
   update: (name) => `${name} edited a post`,
+  'admin.sign_up': (name) => `${name} signed up`,
+  'admin.report': (name) => `${name} submitted a report`,
 };
 
 export const BODY_LENGTH = 140;

@@ -66,7 +66,7 @@ const authSecret = keyString.transform((value, ctx) => {
   return bytes.toString('base64url');
 });
 
-/** `data[alerts][...]`: the kinds this server notifies about; others a client sends (status, update, admin.*) are ignored, as Rails' permit does. */
+/** `data[alerts][...]`: the kinds this server notifies about; others a client sends (status, update) are ignored, as Rails' permit does. */
 const alertsInput = z.object({
   follow: booleanish.optional(),
   follow_request: booleanish.optional(),
@@ -74,6 +74,8 @@ const alertsInput = z.object({
   reblog: booleanish.optional(),
   mention: booleanish.optional(),
   poll: booleanish.optional(),
+  'admin.sign_up': booleanish.optional(),
+  'admin.report': booleanish.optional(),
 });
 
 export const policyInput = z.enum(pushPolicies, { errorMap: () => ({ message: `must be one of ${pushPolicies.join(', ')}` }) });

@@ -76,15 +76,32 @@ export type FanoutMessage = z.infer<typeof fanoutMessage>;
  * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
  * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
  */
-export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
+export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
 
 /** A notification to write. */
-export const notifyMessage = z.object({
+export const notificationMessage = z.object({
   type: z.enum(notifyTypes),
   accountId: id,
   fromAccountId: id,
   statusId: id.optional(),
+  /** The report of an `admin.report` notification. */
+  reportId: id.optional(),
 });
+export type NotificationMessage = z.infer<typeof notificationMessage>;
+
+/**
+ * Something the staff are told of (lib/moderation/staff_notices.ts): a new local sign-up (`accountId`: the new
+ * account) or a new report (`reportId`). The worker finds the staff whose role may act on it, notifies each, and
+ * mails the moderators of a report.
+ */
+export const staffNoticeMessage = z.discriminatedUnion('notice', [
+  z.object({ notice: z.literal('admin.sign_up'), accountId: id }),
+  z.object({ notice: z.literal('admin.report'), reportId: id }),
+]);
+export type StaffNoticeMessage = z.infer<typeof staffNoticeMessage>;
+
+/** The notify queue: one notification to write, or a notice for the staff. */
+export const notifyMessage = z.union([notificationMessage, staffNoticeMessage]);
 export type NotifyMessage = z.infer<typeof notifyMessage>;
 
 /** One message per created notification; the worker reads everything else. */

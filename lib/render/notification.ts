@@ -1,5 +1,6 @@
 // Notification entity (https://docs.joinmastodon.org/entities/Notification/),
-// Mastodon 3.5: id, type, created_at, account, and status for the status types; Mastodon 4.3's group_key.
+// Mastodon 3.5: id, type, created_at, account, and status for the status types; Mastodon 4.3's group_key;
+// `report` (the Report entity) for an admin.report, read in one more batch only when the page has one.
 // A page costs one batch read of accounts, one of statuses (plus one of the
 // reblogged originals when a reblog notification names the reblog itself), and
 // the status renderer's own batch read. Notifications whose actor is gone, or
@@ -7,10 +8,26 @@
 import { accountsByIds, type Account } from '../db/accounts';
 import { GROUPABLE_TYPES, listedKeyOf } from '../db/notification_groups';
 import { statusTypes, type Notification } from '../db/notifications';
+import { reportsByIds } from '../db/reports';
 import { statusesByIds, type Status } from '../db/statuses';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
+import { renderReport } from './report';
 import { renderStatuses } from './status';
+
+/** The Report entities of a page's admin.report notifications, by report id (a report or target gone: none). */
+export async function notifiedReports(notifications: Notification[]): Promise<Map<string, ReturnType<typeof renderReport>>> {
+  const ids = [...new Set(notifications.flatMap((n) => (n.type === 'admin.report' && n.reportId ? [n.reportId] : [])))];
+  if (ids.length === 0) return new Map();
+  const reports = await reportsByIds(ids);
+  const targets = await accountsByIds([...new Set([...reports.values()].map((r) => r.targetAccountId))]);
+  const out = new Map<string, ReturnType<typeof renderReport>>();
+  for (const report of reports.values()) {
+    const target = targets.get(report.targetAccountId);
+    if (target) out.set(report.id, renderReport(report, target));
+  }
+  return out;
+}
 
 /** The status a notification is about: for a reblog, the reblogged original (as Mastodon's target_status). */
 export async function targetStatuses(notifications: Notification[]): Promise<Map<string, Status>> {
@@ -29,9 +46,10 @@ export async function targetStatuses(notifications: Notification[]): Promise<Map
 
 export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
   if (notifications.length === 0) return [];
-  const [accounts, targets] = await Promise.all([
+  const [accounts, targets, reports] = await Promise.all([
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
     targetStatuses(notifications),
+    notifiedReports(notifications),
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
@@ -43,6 +61,11 @@ export async function renderNotifications(notifications: Notification[], viewer:
     if (!from) continue;
     // group_key (Mastodon 4.3): what a client merges a streamed notification into a grouped list by.
     const base = { id: n.id, type: n.type, group_key: listedKeyOf(n, GROUPABLE_TYPES), created_at: n.createdAt, account: renderAccount(from) };
+    if (n.type === 'admin.report') {
+      const report = n.reportId ? reports.get(n.reportId) : undefined;
+      if (report) out.push({ ...base, report });
+      continue;
+    }
     if (!statusTypes.includes(n.type)) {
       out.push(base);
       continue;

@@ -9,7 +9,7 @@ import type { Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
-import { targetStatuses } from './notification';
+import { notifiedReports, targetStatuses } from './notification';
 import { renderStatuses } from './status';
 
 /** One group of a page, as lib/notifications/groups.ts assembles it. */
@@ -53,7 +53,11 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [accounts, targets] = await Promise.all([accountsByIds(accountIds), targetStatuses(groups.map((g) => g.notification))]);
+  const [accounts, targets, reports] = await Promise.all([
+    accountsByIds(accountIds),
+    targetStatuses(groups.map((g) => g.notification)),
+    notifiedReports(groups.map((g) => g.notification)),
+  ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
 
@@ -72,6 +76,9 @@ export async function renderNotificationGroups(
       statusId = String(status.id);
       statuses.set(statusId, status);
     }
+    // An admin.report group carries its Report (Mastodon 4.3's NotificationGroup#report); gone with the report.
+    const report = n.type === 'admin.report' && n.reportId ? reports.get(n.reportId) : undefined;
+    if (n.type === 'admin.report' && !report) continue;
     const sample = group.sampleAccountIds.filter((id) => accounts.has(id));
     fullIds.add(n.fromAccountId);
     sample.forEach((id) => sampledIds.add(id));
@@ -85,6 +92,7 @@ export async function renderNotificationGroups(
         : {}),
       sample_account_ids: sample,
       ...(statusId !== undefined ? { status_id: statusId } : {}),
+      ...(report ? { report } : {}),
     });
   }
 

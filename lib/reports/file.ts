@@ -14,6 +14,7 @@ import { isId, newId } from '../ids';
 import { visibleAccountById } from '../policy/accounts';
 import { isRemoteAccount } from '../policy/federation';
 import { mayView } from '../policy/view';
+import { queueStaffNotice } from '../moderation/staff_notices';
 
 /** Mastodon's limit on a local reporter's comment (Report::COMMENT_SIZE_LIMIT), in characters. */
 export const REPORT_COMMENT_MAX = 1000;
@@ -76,9 +77,13 @@ export async function fileReport(reporter: Account, request: ReportRequest): Pro
     forwarded: forward,
     uri: null,
     actionTakenAt: null,
+    actionTakenByAccountId: null,
+    assignedAccountId: null,
     createdAt: nowIso(),
   };
   await putReport(report);
+  // The moderators are told (admin.report, and an e-mail), off the request path.
+  await queueStaffNotice({ notice: 'admin.report', reportId: report.id });
   if (forward) await sendFlag(report, target, statuses.flatMap((s) => s.uri ?? []));
   return { report, target };
 }

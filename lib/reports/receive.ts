@@ -9,6 +9,7 @@ import { putReceivedReport, type Report } from '../db/reports';
 import type { Status } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
+import { queueStaffNotice } from '../moderation/staff_notices';
 
 /** Characters of a received Flag's comment kept (Mastodon keeps 5,000). */
 export const RECEIVED_COMMENT_MAX = 5000;
@@ -32,7 +33,12 @@ export async function receiveReport(reporter: Account, target: Account, statuses
     forwarded: false,
     uri: flagUri,
     actionTakenAt: null,
+    actionTakenByAccountId: null,
+    assignedAccountId: null,
     createdAt: nowIso(),
   };
-  return putReceivedReport(report);
+  const stored = await putReceivedReport(report);
+  // The moderators are told of it once: a redelivered Flag stores nothing and tells nobody again.
+  if (stored) await queueStaffNotice({ notice: 'admin.report', reportId: report.id });
+  return stored;
 }
