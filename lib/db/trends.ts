@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { sha256 } from '../crypto';
 import { padId } from '../ids';
+import { memo } from '../memo';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
 import * as keys from './keys';
@@ -347,6 +348,21 @@ export async function trendReviews(): Promise<TrendReviews> {
   return out;
 }
 
+const keptReviews = memo(trendReviewList);
+
+/**
+ * The tags moderators made unusable, as read at most MEMO_TTL_MS ago in this container (lib/memo.ts): what
+ * posting reads, so a status costs no extra read (a change made here shows at once, elsewhere within the TTL).
+ */
+export async function recentUnusableTags(): Promise<Set<string>> {
+  return new Set((await keptReviews.get()).filter((r) => r.kind === 'tag' && !r.usable).map((r) => r.value));
+}
+
+/** The tags moderators made unlistable (kept off search suggestions, Mastodon's listable=false), through the same memo. */
+export async function recentUnlistedTags(): Promise<Set<string>> {
+  return new Set((await keptReviews.get()).filter((r) => r.kind === 'tag' && !r.listable).map((r) => r.value));
+}
+
 /** One item's review (a tag's moderation, a status's decision), if any. */
 export async function trendReviewOf(kind: HiddenTrendKind, keyValue: string): Promise<TrendReview | undefined> {
   const item = await getItem(keys.trendHidden(kind, kind === 'status' ? padId(keyValue) : keyValue), reviewItem);
@@ -390,6 +406,7 @@ export async function reviewTrend(kind: HiddenTrendKind, keyValue: string, label
     },
     reviewItem,
   );
+  keptReviews.forget();
   const review = item && toReview(item);
   if (!review) throw new Error(`trends: the review of ${kind} ${keyValue} was not stored`);
   return review;

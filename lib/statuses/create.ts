@@ -13,6 +13,7 @@ import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
 import { searchIndexRecords } from '../db/search';
+import { recentUnusableTags } from '../db/trends';
 import { writeNewStatus } from '../db/status_writes';
 import { recordDirectStatus } from '../conversations';
 import { nowIso } from '../db/table';
@@ -35,6 +36,7 @@ import {
   statusLength,
   statusToHtml,
   tagsOf,
+  withoutHashtags,
   type ParsedText,
   type ResolvedMention,
 } from '../text/status';
@@ -89,6 +91,9 @@ export const newPoll = (statusId: string, accountId: string, checked: CheckedPol
 });
 
 /** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
+/** The text without the hashtags moderators made unusable (lib/text withoutHashtags). */
+export const usableText = async (parsed: ParsedText): Promise<ParsedText> => withoutHashtags(parsed, await recentUnusableTags());
+
 export function checkRules(input: NewStatus): Checked {
   const text = input.status ?? '';
   const hasPoll = input.poll !== undefined && (input.poll.options !== undefined || input.poll.expiresIn !== undefined);
@@ -186,8 +191,10 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     const existing = await existingStatus(author.id, keyHash);
     if (existing) return retried(existing);
   }
-  const { poll: pollInput, text: parsed } = checkRules(input);
-  await checkMedia(author, input.mediaIds, publish.scheduled?.id);
+  const checked = checkRules(input);
+  const pollInput = checked.poll;
+  // Hashtags moderators made unusable stay plain text (Mastodon's usable=false): read through a memo, no call per post.
+  const [parsed] = await Promise.all([usableText(checked.text), checkMedia(author, input.mediaIds, publish.scheduled?.id)]);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
 

@@ -284,6 +284,11 @@ export async function linksForReview(page: TrendPage, now: Date = new Date()): P
   return linksPage(await rankLinks(now), page, now);
 }
 
+/** One ranked link with its card and history (undefined without a card). */
+export async function linksForOne(ranked: RankedLink, now: Date = new Date()): Promise<TrendingLink | undefined> {
+  return (await linksPage([ranked], { offset: 0, limit: 1 }, now)).links[0];
+}
+
 /** A link trending now, by its admin id (the ranking is the index of what may be reviewed: two Queries). */
 export async function rankedLinkById(id: string, now: Date = new Date()): Promise<RankedLink | undefined> {
   return (await rankLinks(now)).find((r) => r.id === id);
