@@ -1,3 +1,4 @@
+import { updateInstanceSettings } from '../../lib/db/instance';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as trends } from '../../functions/trends/index';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
@@ -15,6 +16,12 @@ import { aStoredStatus, aUser, type UserFixture } from '../support/factories';
 const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagNamesOf(status));
 
 registerInlineWorker('fanout', fanoutWorker);
+
+// These trends are about counting and ranking, not review: unreviewed items show, as with Mastodon's
+// trendable_by_default on (off by default; the review itself is test/integration/admin-trends.test.ts).
+beforeAll(async () => {
+  await updateInstanceSettings({ trendableByDefault: true });
+});
 
 const DAY = 24 * 60 * 60 * 1000;
 const midnight = (at: Date) => String(Math.floor(Date.parse(`${dayOf(at)}T00:00:00Z`) / 1000));

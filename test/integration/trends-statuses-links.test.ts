@@ -4,6 +4,7 @@
 // for each viewer (blocks, mutes), and the operator's `trends hide` through the CLI.
 // Every status here has its own author: trends show one status per author (Mastodon's
 // StatusTrend.allowed), so tests that share this file's table do not shadow each other.
+import { updateInstanceSettings } from '../../lib/db/instance';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as blockHandler } from '../../functions/accounts/block';
 import { handler as muteHandler } from '../../functions/accounts/mute';
@@ -35,6 +36,12 @@ process.env.EXPOSE_METRICS = '1';
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
 collectDeliveries();
+
+// These trends are about counting and ranking, not review: unreviewed items show, as with Mastodon's
+// trendable_by_default on (off by default; the review itself is test/integration/admin-trends.test.ts).
+beforeAll(async () => {
+  await updateInstanceSettings({ trendableByDefault: true });
+});
 
 const HOUR = 60 * 60 * 1000;
 
