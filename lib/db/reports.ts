@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
+import { countDaily } from './daily_stats';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { getItem, nowIso, putItem, transact, updateItem } from './table';
@@ -69,5 +70,7 @@ export async function resolveReport(id: string, at = nowIso()): Promise<Report |
     },
     reportItem,
   );
+  // The dashboard's resolved_reports counts a report's first resolution.
+  if (resolved) await countDaily('resolvedReports');
   return resolved ?? reportById(id, true);
 }

@@ -5,6 +5,7 @@
 // Its comment is plain text, capped as Mastodon caps it. One report per account
 // named, stored once per (Flag, account) however often the Flag is delivered.
 import type { Account } from '../db/accounts';
+import { countDaily } from '../db/daily_stats';
 import { putReceivedReport, type Report } from '../db/reports';
 import type { Status } from '../db/statuses';
 import { nowIso } from '../db/table';
@@ -34,5 +35,7 @@ export async function receiveReport(reporter: Account, target: Account, statuses
     actionTakenAt: null,
     createdAt: nowIso(),
   };
-  return putReceivedReport(report);
+  const stored = await putReceivedReport(report);
+  if (stored) await countDaily('openedReports');
+  return stored;
 }

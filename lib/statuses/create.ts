@@ -12,6 +12,7 @@ import { resolveHandles } from '../federation/mentions';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
+import { countDaily } from '../db/daily_stats';
 import { searchIndexRecords } from '../db/search';
 import { recentUnusableTags } from '../db/trends';
 import { writeNewStatus } from '../db/status_writes';
@@ -260,6 +261,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   // The conversation is recorded before the fan-out and notifications that may read it.
   await recordConversation(status);
   await afterPosting(status);
+  // A reply to another account is an interaction (the dashboard's measure, as favourites and reblogs).
+  if (parent && parent.accountId !== author.id) await countDaily('interactions');
   return { status, created: true };
 }
 

@@ -1,0 +1,56 @@
+// The instance's counters of each UTC day, for the dashboard's measures (POST /api/v1/admin/measures): one item
+// per day (`DAILY_STATS` / `<YYYY-MM-DD>`), each counter moved by one atomic ADD after the write it counts has
+// committed (as lib/db/stats.ts moves the instance totals: a cancelled write counts nothing, a committed one
+// once, the one way to miss a count is the function stopping between the two). A period is one Query.
+import { z } from 'zod';
+import { log } from '../log';
+import * as keys from './keys';
+import { queryAll, updateItem } from './table';
+
+/** What is counted per day: local sign-ups, local interactions (favourites, reblogs, replies), reports filed and resolved. */
+export const DAILY_COUNTERS = ['newUsers', 'interactions', 'openedReports', 'resolvedReports'] as const;
+export type DailyCounter = (typeof DAILY_COUNTERS)[number];
+
+/** Days are kept a little over a year: the dashboard's periods are weeks and months. */
+const RETENTION_SECONDS = 400 * 24 * 60 * 60;
+
+const dayItem = z.object({
+  SK: z.string(),
+  newUsers: z.number().int().default(0),
+  interactions: z.number().int().default(0),
+  openedReports: z.number().int().default(0),
+  resolvedReports: z.number().int().default(0),
+});
+export type DailyCounts = Record<DailyCounter, number>;
+
+export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/** Adds to a day's counter; a failure is logged, never thrown (the write it counts stands). */
+export async function countDaily(counter: DailyCounter, delta = 1, at: Date = new Date()): Promise<void> {
+  const day = utcDayOf(at);
+  try {
+    await updateItem(
+      {
+        Key: keys.dailyStats(day),
+        UpdateExpression: 'ADD #c :d SET expiresAt = if_not_exists(expiresAt, :exp)',
+        ExpressionAttributeNames: { '#c': counter },
+        ExpressionAttributeValues: { ':d': delta, ':exp': Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000) + RETENTION_SECONDS },
+      },
+      z.unknown(),
+    );
+  } catch (err) {
+    log.error('daily counter not moved', { counter, delta, err });
+  }
+}
+
+/** The counters of each day from `from` to `to` (inclusive, YYYY-MM-DD), zeros where nothing was counted: one Query. */
+export async function dailyCounts(from: string, to: string): Promise<Map<string, DailyCounts>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.dailyStatsPartition(), ':from': from, ':to': to },
+    },
+    dayItem,
+  );
+  return new Map(items.map(({ SK, ...counts }) => [SK, counts]));
+}
