@@ -417,3 +417,5 @@ export const dailyStatsPartition = () => 'DAILY_STATS';
 /** Accounts of a sign-up cohort (a day or a month) active in each later period: the admin retention cohorts. */
 export const retentionCohort = (frequency: 'day' | 'month', cohort: string): Key => ({ PK: `RETENTION#${frequency}`, SK: cohort });
 export const retentionPartition = (frequency: 'day' | 'month') => `RETENTION#${frequency}`;
+/** Marker: a server's statuses used this tag on this day (decides the distinct servers count, tag_servers); expires by TTL. */
+export const tagDayServer = (day: string, tag: string, server: string): Key => ({ PK: `TAGDAYSRV#${day}#${tag}#${server}`, SK: 'M' });

@@ -10,6 +10,7 @@
 //   (featured tag suggestions: one Query over a 7-day SK range).
 import { z } from 'zod';
 import type { Status } from './statuses';
+import { config } from '../config';
 import { sha256 } from '../crypto';
 import type { Page } from '../paging';
 import * as gsi1 from './gsi1';
@@ -34,9 +35,21 @@ export const tagDayItem = z.object({
   name: z.string(),
   uses: z.number().int().default(0),
   accounts: z.number().int().default(0),
+  servers: z.number().int().default(0),
 });
-export type TagDay = { tag: string; name: string; uses: number; accounts: number };
-const toTagDay = (item: z.infer<typeof tagDayItem>): TagDay => ({ tag: item.SK, name: item.name, uses: item.uses, accounts: item.accounts });
+/** `servers`: distinct servers whose statuses used it that day (counted since the dashboard's tag_servers). */
+export type TagDay = { tag: string; name: string; uses: number; accounts: number; servers: number };
+const toTagDay = (item: z.infer<typeof tagDayItem>): TagDay => ({ tag: item.SK, name: item.name, uses: item.uses, accounts: item.accounts, servers: item.servers });
+
+/** A status's server: its URI's host, ours for a local status. */
+const serverOf = (status: Pick<Status, 'uri'>): string => {
+  if (status.uri === null) return config.domain;
+  try {
+    return new URL(status.uri).host.toLowerCase();
+  } catch {
+    return status.uri;
+  }
+};
 
 export const accountTagItem = z.object({
   SK: z.string(),
@@ -98,13 +111,17 @@ export async function recordTagUses(status: Status, reach: TagUseReach, names: M
         z.unknown(),
       );
       if (reach !== 'trending') return;
-      const newAccount = await putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true });
+      // The status's server (ours for a local one): its first use of the tag that day counts one server (tag_servers).
+      const [newAccount, newServer] = await Promise.all([
+        putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true }),
+        putItem({ ...keys.tagDayServer(day, tag, serverOf(status)), expiresAt: expiry(day) }, { ifAbsent: true }),
+      ]);
       await updateItem(
         {
           Key: keys.tagDay(day, tag),
-          UpdateExpression: 'ADD uses :one, accounts :acc SET #name = if_not_exists(#name, :name), expiresAt = :exp',
+          UpdateExpression: 'ADD uses :one, accounts :acc, servers :srv SET #name = if_not_exists(#name, :name), expiresAt = :exp',
           ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':one': 1, ':acc': newAccount ? 1 : 0, ':name': name, ':exp': expiry(day) },
+          ExpressionAttributeValues: { ':one': 1, ':acc': newAccount ? 1 : 0, ':srv': newServer ? 1 : 0, ':name': name, ':exp': expiry(day) },
         },
         z.unknown(),
       );

@@ -7,10 +7,9 @@
 // - active_users: per day, the distinct accounts that signed in that day (exact); its total, the distinct
 //   accounts of the period, is exact for a period that ends today (lib/db/activity.ts keeps each account's
 //   latest day), and for an earlier one the sum of its days (an upper bound), as is previous_total.
-// - tag_uses, tag_accounts: the tag's day counters of public statuses (lib/db/tags.ts), kept 14 days: exact
-//   within them, 0 before.
-// - tag_servers and every instance_* key: nothing counts them per day or per server here; they answer a total
-//   of 0 and no data.
+// - tag_uses, tag_accounts, tag_servers: the tag's day counters of public statuses (lib/db/tags.ts), kept 14
+//   days: exact within them, 0 before (tag_servers is counted from this change on).
+// - every instance_* key: nothing counts them per day or per server here; they answer a total of 0 and no data.
 // - retention: lib/db/activity.ts's cohorts (an account's latest sign-in period, by its sign-up period), as
 //   Mastodon's (users of the cohort whose latest sign-in is in or after the period): exact from their start.
 // Dimensions: software_versions is exact; the others have nothing counting them and answer no data.
@@ -108,13 +107,13 @@ async function activeUsers(period: Period, today: string): Promise<Measure> {
   };
 }
 
-async function tagMeasure(key: 'tag_uses' | 'tag_accounts', id: string, period: Period): Promise<Measure> {
+async function tagMeasure(key: 'tag_uses' | 'tag_accounts' | 'tag_servers', id: string, period: Period): Promise<Measure> {
   const tag = await tagById(id);
   if (!tag) throw notFound();
   const previous = previousOf(period);
   const days = daysOf(period);
   const byDay = await tagHistories([tag.tag], [...daysOf(previous), ...days]);
-  const field = key === 'tag_uses' ? 'uses' : 'accounts';
+  const field = key === 'tag_uses' ? 'uses' : key === 'tag_accounts' ? 'accounts' : 'servers';
   const value = (day: string) => byDay.get(day)?.get(tag.tag)?.[field] ?? 0;
   return {
     key,
@@ -147,14 +146,12 @@ export async function measure(key: MeasureKey, period: Period, params: MeasurePa
     case 'active_users':
       return activeUsers(period, utcDayOf(now));
     case 'tag_uses':
-    case 'tag_accounts': {
+    case 'tag_accounts':
+    case 'tag_servers': {
       const id = needParam(key, 'id', params);
       if (!isId(id)) throw notFound();
       return tagMeasure(key, id, period);
     }
-    case 'tag_servers':
-      needParam(key, 'id', params);
-      return uncounted(key);
     default:
       needParam(key, 'domain', params);
       return uncounted(key);

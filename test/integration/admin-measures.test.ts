@@ -113,14 +113,15 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     expect((res.body as Measure[]).map((m) => m.key)).toEqual(['new_users', 'active_users', 'interactions', 'opened_reports', 'resolved_reports']);
   });
 
-  it('answers a tag’s uses and accounts (by its id, form-encoded like Mastodon’s client), and 0 with no data for what nothing counts', async () => {
+  it('answers a tag’s uses, accounts and servers by its id (form-encoded, as Mastodon’s web client sends it); 404 for an unknown tag', async () => {
     const body = `keys[]=tag_uses&keys[]=tag_accounts&keys[]=tag_servers&start_at=${yesterday}&end_at=${today}&tag_uses[id]=${tagId(tag)}&tag_accounts[id]=${tagId(tag)}&tag_servers[id]=${tagId(tag)}`;
     const res = await call(measures, { method: 'POST', path: '/api/v1/admin/measures', body: { data: body, contentType: 'application/x-www-form-urlencoded' }, token: moderator.token });
     expect(res.status).toBe(200);
     const [uses, accounts, servers] = res.body as Measure[];
     expect(uses).toEqual({ key: 'tag_uses', unit: null, total: '3', previous_total: '0', data: [{ date: midnight(yesterday), value: '0' }, { date: midnight(today), value: '3' }] });
     expect(accounts).toMatchObject({ key: 'tag_accounts', total: '2', data: [{ value: '0' }, { value: '2' }] });
-    expect(servers).toEqual({ key: 'tag_servers', unit: null, total: '0', previous_total: '0', data: [] });
+    // Both authors are of this server: one server used it today.
+    expect(servers).toEqual({ key: 'tag_servers', unit: null, total: '1', previous_total: '0', data: [{ date: midnight(yesterday), value: '0' }, { date: midnight(today), value: '1' }] });
     const missing = await measure({ keys: ['tag_uses'], ...period, tag_uses: { id: '123456789' } }, moderator.token);
     expect(missing.status).toBe(404);
   });

@@ -46,7 +46,7 @@ describe('hashtag usage counters and GET /api/v1/trends', () => {
     await post(a, 'second #counting post');
     await post(b, 'hello #COUNTING');
     const day = (await tagsUsedOn([today])).get(today);
-    expect(day?.get('counting')).toEqual({ tag: 'counting', name: 'Counting', uses: 3, accounts: 2 });
+    expect(day?.get('counting')).toEqual({ tag: 'counting', name: 'Counting', uses: 3, accounts: 2, servers: 1 });
   });
 
   it('counts nothing for private or direct statuses in trends, and a status only once if the fan-out runs twice', async () => {
