@@ -16,9 +16,9 @@ export const schema = z.object({
 });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
-  periodOf(input);
+  const period = periodOf(input);
   if (input.keys.some(isInstanceKey) && !can(ctx.account, 'manage_federation')) throw forbidden();
-  return input.keys.map((key) => dimension(key, input[key], input.limit));
+  return Promise.all(input.keys.map((key) => dimension(key, period, input[key], input.limit)));
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['admin:read'], permission: 'view_dashboard', schema });

@@ -26,7 +26,14 @@ export type DailyCounts = Record<DailyCounter, number>;
 export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Adds to a day's counter; a failure is logged, never thrown (the write it counts stands). */
-export async function countDaily(counter: DailyCounter, delta = 1, at: Date = new Date()): Promise<void> {
+export const countDaily = (counter: DailyCounter, delta = 1, at: Date = new Date()): Promise<void> => addToDay(counter, delta, at);
+
+/** The day's statuses from a server (Mastodon's servers dimension: the most active remote servers), by the status's time. */
+export const countServerStatus = (domain: string, at: Date): Promise<void> => addToDay(`${SERVER_PREFIX}${domain.toLowerCase()}`, 1, at);
+
+const SERVER_PREFIX = 'server:';
+
+async function addToDay(counter: string, delta: number, at: Date): Promise<void> {
   const day = utcDayOf(at);
   try {
     await updateItem(
@@ -53,4 +60,22 @@ export async function dailyCounts(from: string, to: string): Promise<Map<string,
     dayItem,
   );
   return new Map(items.map(({ SK, ...counts }) => [SK, counts]));
+}
+
+/** The statuses each remote server sent over the days from `from` to `to`, summed (one Query). */
+export async function serverStatusCounts(from: string, to: string): Promise<Map<string, number>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.dailyStatsPartition(), ':from': from, ':to': to },
+    },
+    z.record(z.unknown()),
+  );
+  const out = new Map<string, number>();
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) {
+      if (name.startsWith(SERVER_PREFIX) && typeof value === 'number') out.set(name.slice(SERVER_PREFIX.length), (out.get(name.slice(SERVER_PREFIX.length)) ?? 0) + value);
+    }
+  }
+  return out;
 }

@@ -12,9 +12,10 @@
 // - every instance_* key: nothing counts them per day or per server here; they answer a total of 0 and no data.
 // - retention: lib/db/activity.ts's cohorts (an account's latest sign-in period, by its sign-up period), as
 //   Mastodon's (users of the cohort whose latest sign-in is in or after the period): exact from their start.
-// Dimensions: software_versions is exact; the others have nothing counting them and answer no data.
+// Dimensions: software_versions is exact; servers (statuses received from each remote server, by their time)
+// is exact from this change on; the others have nothing counting them and answer no data.
 import { activityDays, cohortLatestPeriods } from '../db/activity';
-import { dailyCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
+import { dailyCounts, serverStatusCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
 import { tagById, tagHistories } from '../db/tags';
 import { notFound, unprocessable } from '../errors';
 import { isId } from '../ids';
@@ -160,9 +161,14 @@ export async function measure(key: MeasureKey, period: Period, params: MeasurePa
 
 export type Dimension = { key: DimensionKey; data: { key: string; human_key: string; value: string; unit?: string; human_value?: string }[] };
 
-/** One dimension (`limit`: the most rows a list answers). */
-export function dimension(key: DimensionKey, params: MeasureParams | undefined, limit: number): Dimension {
+/** One dimension over `period` (`limit`: the most rows a list answers). */
+export async function dimension(key: DimensionKey, period: Period, params: MeasureParams | undefined, limit: number): Promise<Dimension> {
   switch (key) {
+    case 'servers': {
+      const counts = await serverStatusCounts(period.start, period.end);
+      const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+      return { key, data: top.map(([domain, value]) => ({ key: domain, human_key: domain, value: String(value) })) };
+    }
     case 'software_versions':
       return {
         key,

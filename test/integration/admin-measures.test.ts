@@ -21,8 +21,8 @@ import { SOFTWARE } from '../../lib/config';
 import { newId } from '../../lib/ids';
 import { enqueue, registerInlineWorker } from '../../lib/queue';
 import { tagId } from '../../lib/render/tag';
-import { collectDeliveries } from '../support/activities';
-import { anAppToken, aUser, type UserFixture } from '../support/factories';
+import { activity, aNote, collectDeliveries, receive } from '../support/activities';
+import { aFollow, anAppToken, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
 process.env.RATE_LIMIT_FACTOR = '100';
@@ -90,6 +90,14 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     await posted(bob, { status: 'a reply', in_reply_to_id: target.id });
     await posted(alice, { status: 'to myself', in_reply_to_id: target.id });
 
+    // Statuses received from two servers (followed here, so their Creates are stored): the servers dimension.
+    const follower = await aUser();
+    for (const [domain, notes] of [['busy.example', 2], ['quiet.example', 1]] as const) {
+      const remote = (await aRemoteAccount({ domain, keyless: true })).account as Account & { uri: string; followersUrl: string };
+      await aFollow(follower.account, remote);
+      for (let i = 0; i < notes; i++) expect(await receive(activity(remote, 'Create', aNote(remote)))).toBe('applied');
+    }
+
     // Two reports filed, one resolved.
     for (let i = 0; i < 2; i++) {
       const res = await call(fileReport, { method: 'POST', path: '/api/v1/reports', json: { account_id: alice.account.id, comment: `spam ${i}` }, token: bob.token });
@@ -142,7 +150,7 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     expect(noDomain.body).toEqual({ error: "Validation failed: instance_statuses[domain] can't be blank" });
   });
 
-  it('answers the dimensions: software versions exactly, the uncounted ones with no data', async () => {
+  it('answers the dimensions: software versions and servers exactly, the uncounted ones with no data', async () => {
     const res = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['software_versions', 'languages', 'servers', 'space_usage'], ...period, limit: 2 }, moderator.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -154,7 +162,8 @@ describe('admin measures, dimensions and retention on seeded data', () => {
         ],
       },
       { key: 'languages', data: [] },
-      { key: 'servers', data: [] },
+      // The remote servers whose statuses arrived in the period, most first (at most `limit`).
+      { key: 'servers', data: [{ key: 'busy.example', human_key: 'busy.example', value: '2' }, { key: 'quiet.example', human_key: 'quiet.example', value: '1' }] },
       { key: 'space_usage', data: [] },
     ]);
     const tagless = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['tag_languages'], ...period }, moderator.token);
