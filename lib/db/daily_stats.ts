@@ -28,10 +28,16 @@ export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
 /** Adds to a day's counter; a failure is logged, never thrown (the write it counts stands). */
 export const countDaily = (counter: DailyCounter, delta = 1, at: Date = new Date()): Promise<void> => addToDay(counter, delta, at);
 
-/** The day's statuses from a server (Mastodon's servers dimension: the most active remote servers), by the status's time. */
-export const countServerStatus = (domain: string, at: Date): Promise<void> => addToDay(`${SERVER_PREFIX}${domain.toLowerCase()}`, 1, at);
+/**
+ * What the dashboard's dimensions rank, counted per day under a name: `server`, the statuses received from a
+ * remote server (by the status's time); `source`, the sign-ups made through an application ('web' without one).
+ */
+export type NamedCount = 'server' | 'source';
 
-const SERVER_PREFIX = 'server:';
+export const countNamed = (kind: NamedCount, name: string, at: Date = new Date()): Promise<void> => addToDay(`${kind}:${name}`, 1, at);
+
+/** The day's statuses from a server (Mastodon's servers dimension: the most active remote servers). */
+export const countServerStatus = (domain: string, at: Date): Promise<void> => countNamed('server', domain.toLowerCase(), at);
 
 async function addToDay(counter: string, delta: number, at: Date): Promise<void> {
   const day = utcDayOf(at);
@@ -62,8 +68,9 @@ export async function dailyCounts(from: string, to: string): Promise<Map<string,
   return new Map(items.map(({ SK, ...counts }) => [SK, counts]));
 }
 
-/** The statuses each remote server sent over the days from `from` to `to`, summed (one Query). */
-export async function serverStatusCounts(from: string, to: string): Promise<Map<string, number>> {
+/** The counts of one kind over the days from `from` to `to`, summed by name (one Query). */
+export async function namedCounts(kind: NamedCount, from: string, to: string): Promise<Map<string, number>> {
+  const prefix = `${kind}:`;
   const items = await queryAll(
     {
       KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
@@ -74,7 +81,7 @@ export async function serverStatusCounts(from: string, to: string): Promise<Map<
   const out = new Map<string, number>();
   for (const item of items) {
     for (const [name, value] of Object.entries(item)) {
-      if (name.startsWith(SERVER_PREFIX) && typeof value === 'number') out.set(name.slice(SERVER_PREFIX.length), (out.get(name.slice(SERVER_PREFIX.length)) ?? 0) + value);
+      if (name.startsWith(prefix) && typeof value === 'number') out.set(name.slice(prefix.length), (out.get(name.slice(prefix.length)) ?? 0) + value);
     }
   }
   return out;

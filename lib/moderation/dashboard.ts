@@ -13,9 +13,10 @@
 // - retention: lib/db/activity.ts's cohorts (an account's latest sign-in period, by its sign-up period), as
 //   Mastodon's (users of the cohort whose latest sign-in is in or after the period): exact from their start.
 // Dimensions: software_versions is exact; servers (statuses received from each remote server, by their time)
-// is exact from this change on; the others have nothing counting them and answer no data.
+// and sources (sign-ups by the application they came through, 'web' without one) are exact from this change
+// on; the others have nothing counting them and answer no data.
 import { activityDays, cohortLatestPeriods } from '../db/activity';
-import { dailyCounts, serverStatusCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
+import { dailyCounts, namedCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
 import { tagById, tagHistories } from '../db/tags';
 import { notFound, unprocessable } from '../errors';
 import { isId } from '../ids';
@@ -164,10 +165,11 @@ export type Dimension = { key: DimensionKey; data: { key: string; human_key: str
 /** One dimension over `period` (`limit`: the most rows a list answers). */
 export async function dimension(key: DimensionKey, period: Period, params: MeasureParams | undefined, limit: number): Promise<Dimension> {
   switch (key) {
-    case 'servers': {
-      const counts = await serverStatusCounts(period.start, period.end);
-      const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
-      return { key, data: top.map(([domain, value]) => ({ key: domain, human_key: domain, value: String(value) })) };
+    case 'servers':
+    case 'sources': {
+      const counts = await namedCounts(key === 'servers' ? 'server' : 'source', period.start, period.end);
+      const top = [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+      return { key, data: top.map(([name, value]) => ({ key: name, human_key: name, value: String(value) })) };
     }
     case 'software_versions':
       return {

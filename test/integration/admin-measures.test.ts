@@ -150,8 +150,8 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     expect(noDomain.body).toEqual({ error: "Validation failed: instance_statuses[domain] can't be blank" });
   });
 
-  it('answers the dimensions: software versions and servers exactly, the uncounted ones with no data', async () => {
-    const res = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['software_versions', 'languages', 'servers', 'space_usage'], ...period, limit: 2 }, moderator.token);
+  it('answers the dimensions: software versions, servers and sign-up sources exactly, the uncounted ones with no data', async () => {
+    const res = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['software_versions', 'languages', 'servers', 'sources', 'space_usage'], ...period, limit: 2 }, moderator.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
@@ -164,6 +164,8 @@ describe('admin measures, dimensions and retention on seeded data', () => {
       { key: 'languages', data: [] },
       // The remote servers whose statuses arrived in the period, most first (at most `limit`).
       { key: 'servers', data: [{ key: 'busy.example', human_key: 'busy.example', value: '2' }, { key: 'quiet.example', human_key: 'quiet.example', value: '1' }] },
+      // The three sign-ups came through the test application.
+      { key: 'sources', data: [{ key: 'Test app', human_key: 'Test app', value: '3' }] },
       { key: 'space_usage', data: [] },
     ]);
     const tagless = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['tag_languages'], ...period }, moderator.token);
