@@ -28,7 +28,8 @@ export const weekOf = (at: Date): string => {
 const daysBefore = (at: Date, days: number) => dayOf(new Date(at.getTime() - days * 24 * 60 * 60 * 1000));
 const expiry = (at: Date) => Math.floor(at.getTime() / 1000) + RETENTION_SECONDS;
 
-const latestItem = z.object({ day: z.string() });
+const latestItem = z.object({ day: z.string(), locale: z.string().optional() });
+const LOCALE_PREFIX = 'locale:';
 const weekItem = z.object({ SK: z.string(), logins: z.number().int().default(0) });
 /** Weekly login counts are kept as long as the 12 weeks GET /api/v1/instance/activity shows, and a little more. */
 const WEEK_RETENTION_SECONDS = 16 * 7 * 24 * 60 * 60;
@@ -39,15 +40,17 @@ const dayItem = z.object({ SK: z.string(), count: z.number().int().default(0) })
  * account and day, so the new day's item also counts the day's distinct active accounts (`active`: the dashboard's
  * active_users), and the account's sign-up cohorts move it to its new latest period (the retention cohorts).
  */
-export async function recordActivity(accountId: string, at: Date = new Date()): Promise<void> {
+export async function recordActivity(accountId: string, at: Date = new Date(), locale: string | null = null): Promise<void> {
   const day = dayOf(at);
   const previous = await getItem(keys.accountActivity(accountId), latestItem, true);
   if (previous && previous.day >= day) return;
-  const bump = (d: string, by: number): TransactItem => ({
+  // The latest day's count by locale (the dashboard's languages: users whose latest sign-in falls in the period),
+  // moved with the account; a locale is taken off the old day only if it was counted there.
+  const bump = (d: string, by: number, lang: string | null | undefined): TransactItem => ({
     Update: {
       Key: keys.activityDay(d),
-      UpdateExpression: `ADD #count :by${by > 0 ? ', active :by' : ''} SET expiresAt = if_not_exists(expiresAt, :exp)`,
-      ExpressionAttributeNames: { '#count': 'count' },
+      UpdateExpression: `ADD #count :by${by > 0 ? ', active :by' : ''}${lang ? ', #lang :by' : ''} SET expiresAt = if_not_exists(expiresAt, :exp)`,
+      ExpressionAttributeNames: { '#count': 'count', ...(lang ? { '#lang': `${LOCALE_PREFIX}${lang}` } : {}) },
       ExpressionAttributeValues: { ':by': by, ':exp': expiry(new Date(`${d}T00:00:00Z`)) },
     },
   });
@@ -55,14 +58,14 @@ export async function recordActivity(accountId: string, at: Date = new Date()): 
   await transact([
     {
       Put: {
-        Item: { ...keys.accountActivity(accountId), accountId, day, expiresAt: expiry(at) },
+        Item: { ...keys.accountActivity(accountId), accountId, day, ...(locale ? { locale } : {}), expiresAt: expiry(at) },
         ...(previous
           ? { ConditionExpression: '#day = :old', ExpressionAttributeNames: { '#day': 'day' }, ExpressionAttributeValues: { ':old': previous.day } }
           : { ConditionExpression: 'attribute_not_exists(PK)' }),
       },
     },
-    bump(day, 1),
-    ...(previous ? [bump(previous.day, -1)] : []),
+    bump(day, 1, locale),
+    ...(previous ? [bump(previous.day, -1, previous.locale)] : []),
     ...cohortMoves(accountId, previous?.day, day),
     // The account's first activity of the week: it counts once among the week's logins, however often it signs in.
     ...(!previous || weekOf(new Date(`${previous.day}T00:00:00Z`)) < weekOf(at) ? [countWeeklyLogin(weekOf(at))] : []),
@@ -172,4 +175,25 @@ export async function activeUsers(days: number, now: Date = new Date()): Promise
     dayItem,
   );
   return Math.max(0, counted.reduce((sum, d) => sum + d.count, 0));
+}
+
+/**
+ * The accounts whose latest sign-in falls between `from` and `to`, by their locale (Mastodon's languages
+ * dimension: users by locale whose current sign-in is in the period). One Query.
+ */
+export async function latestSignInLocales(from: string, to: string): Promise<Map<string, number>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.activityPartition(), ':from': keys.activityDay(from).SK, ':to': keys.activityDay(to).SK },
+    },
+    z.record(z.unknown()),
+  );
+  const out = new Map<string, number>();
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) {
+      if (name.startsWith(LOCALE_PREFIX) && typeof value === 'number') out.set(name.slice(LOCALE_PREFIX.length), (out.get(name.slice(LOCALE_PREFIX.length)) ?? 0) + value);
+    }
+  }
+  return out;
 }

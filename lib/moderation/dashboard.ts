@@ -14,8 +14,9 @@
 //   Mastodon's (users of the cohort whose latest sign-in is in or after the period): exact from their start.
 // Dimensions: software_versions is exact; servers (statuses received from each remote server, by their time)
 // and sources (sign-ups by the application they came through, 'web' without one) are exact from this change
-// on; the others have nothing counting them and answer no data.
-import { activityDays, cohortLatestPeriods } from '../db/activity';
+// on, as is languages (accounts whose latest sign-in falls in the period, by locale: Mastodon's definition);
+// the others have nothing counting them and answer no data.
+import { activityDays, cohortLatestPeriods, latestSignInLocales } from '../db/activity';
 import { dailyCounts, namedCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
 import { tagById, tagHistories } from '../db/tags';
 import { notFound, unprocessable } from '../errors';
@@ -160,11 +161,25 @@ export async function measure(key: MeasureKey, period: Period, params: MeasurePa
   }
 }
 
+/** A locale's English name (Mastodon's standard_locale_name), from the runtime's CLDR data. */
+const languageName = (locale: string): string => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' }).of(locale) ?? locale;
+  } catch {
+    return locale;
+  }
+};
+
 export type Dimension = { key: DimensionKey; data: { key: string; human_key: string; value: string; unit?: string; human_value?: string }[] };
 
 /** One dimension over `period` (`limit`: the most rows a list answers). */
 export async function dimension(key: DimensionKey, period: Period, params: MeasureParams | undefined, limit: number): Promise<Dimension> {
   switch (key) {
+    case 'languages': {
+      const counts = await latestSignInLocales(period.start, period.end);
+      const top = [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+      return { key, data: top.map(([locale, value]) => ({ key: locale, human_key: languageName(locale), value: String(value) })) };
+    }
     case 'servers':
     case 'sources': {
       const counts = await namedCounts(key === 'servers' ? 'server' : 'source', period.start, period.end);

@@ -150,7 +150,7 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     expect(noDomain.body).toEqual({ error: "Validation failed: instance_statuses[domain] can't be blank" });
   });
 
-  it('answers the dimensions: software versions, servers and sign-up sources exactly, the uncounted ones with no data', async () => {
+  it('answers the dimensions: software versions, sign-in languages, servers and sign-up sources exactly, the uncounted ones with no data', async () => {
     const res = await ask(dimensions, '/api/v1/admin/dimensions', { keys: ['software_versions', 'languages', 'servers', 'sources', 'space_usage'], ...period, limit: 2 }, moderator.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -161,7 +161,8 @@ describe('admin measures, dimensions and retention on seeded data', () => {
           { key: 'mastodon_api', human_key: 'Mastodon API', value: '4.3.0', human_value: '4.3.0' },
         ],
       },
-      { key: 'languages', data: [] },
+      // The accounts whose latest sign-in is in the period, by locale: the first moved from yesterday to today, counted once.
+      { key: 'languages', data: [{ key: 'en', human_key: 'English', value: '2' }] },
       // The remote servers whose statuses arrived in the period, most first (at most `limit`).
       { key: 'servers', data: [{ key: 'busy.example', human_key: 'busy.example', value: '2' }, { key: 'quiet.example', human_key: 'quiet.example', value: '1' }] },
       // The three sign-ups came through the test application.
