@@ -7,6 +7,8 @@
 // A tag's score is max(score(today), score(yesterday) / 2), so a tag does not
 // vanish at midnight UTC (Mastodon decays its scores the same way). Tags
 // scoring 0 are not trending; ties go to more uses this week, then the name.
+// The public list shows those their review allows (lib/policy/trends.ts reviewAllows:
+// approved, or unreviewed while trendable_by_default is on); moderators see them all.
 import { pastWeek, tagHistories, tagsUsedOn, type TagDay } from '../db/tags';
 import { recentInstanceSettings } from '../db/instance';
 import { trendReviews, type TrendReview } from '../db/trends';
