@@ -29,10 +29,11 @@ export const utcDayOf = (at: Date) => at.toISOString().slice(0, 10);
 export const countDaily = (counter: DailyCounter, delta = 1, at: Date = new Date()): Promise<void> => addToDay(counter, delta, at);
 
 /**
- * What the dashboard's dimensions rank, counted per day under a name: `server`, the statuses received from a
- * remote server (by the status's time); `source`, the sign-ups made through an application ('web' without one).
+ * What the dashboard counts per day under a name: `server`, the statuses received from a remote server (by the
+ * status's time); `source`, the sign-ups made through an application ('web' without one); `account`, the accounts
+ * of a remote server first stored here; `report`, the reports filed here about a remote server's accounts.
  */
-export type NamedCount = 'server' | 'source';
+export type NamedCount = 'server' | 'source' | 'account' | 'report';
 
 export const countNamed = (kind: NamedCount, name: string, at: Date = new Date()): Promise<void> => addToDay(`${kind}:${name}`, 1, at);
 
@@ -83,6 +84,25 @@ export async function namedCounts(kind: NamedCount, from: string, to: string): P
     for (const [name, value] of Object.entries(item)) {
       if (name.startsWith(prefix) && typeof value === 'number') out.set(name.slice(prefix.length), (out.get(name.slice(prefix.length)) ?? 0) + value);
     }
+  }
+  return out;
+}
+
+/** One name's count on each day from `from` to `to` (one Query reading that attribute only). */
+export async function namedDayCounts(kind: NamedCount, name: string, from: string, to: string): Promise<Map<string, number>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.dailyStatsPartition(), ':from': from, ':to': to },
+      ProjectionExpression: 'SK, #n',
+      ExpressionAttributeNames: { '#n': `${kind}:${name}` },
+    },
+    z.record(z.unknown()),
+  );
+  const out = new Map<string, number>();
+  for (const item of items) {
+    const value = item[`${kind}:${name}`];
+    if (typeof value === 'number') out.set(String(item.SK), value);
   }
   return out;
 }

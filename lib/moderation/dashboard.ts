@@ -9,7 +9,11 @@
 //   latest day), and for an earlier one the sum of its days (an upper bound), as is previous_total.
 // - tag_uses, tag_accounts, tag_servers: the tag's day counters of public statuses (lib/db/tags.ts), kept 14
 //   days: exact within them, 0 before (tag_servers is counted from this change on).
-// - every instance_* key: nothing counts them per day or per server here; they answer a total of 0 and no data.
+// - instance_statuses, instance_accounts, instance_reports: a remote server's statuses received, accounts first
+//   stored and reports filed about its accounts, per day (lib/db/daily_stats.ts named counts): the days exact
+//   from this change on; the total is the period's, where Mastodon's is all-time.
+// - instance_media_attachments, instance_follows, instance_followers: nothing counts them per server and day
+//   here; they answer a total of 0 and no data.
 // - retention: lib/db/activity.ts's cohorts (an account's latest sign-in period, by its sign-up period), as
 //   Mastodon's (users of the cohort whose latest sign-in is in or after the period): exact from their start.
 // Dimensions: software_versions is exact; servers (statuses received from each remote server, by their time)
@@ -17,7 +21,7 @@
 // on, as is languages (accounts whose latest sign-in falls in the period, by locale: Mastodon's definition);
 // the others have nothing counting them and answer no data.
 import { activityDays, cohortLatestPeriods, latestSignInLocales } from '../db/activity';
-import { dailyCounts, namedCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
+import { dailyCounts, namedCounts, namedDayCounts, utcDayOf, type DailyCounter } from '../db/daily_stats';
 import { tagById, tagHistories } from '../db/tags';
 import { notFound, unprocessable } from '../errors';
 import { isId } from '../ids';
@@ -155,10 +159,27 @@ export async function measure(key: MeasureKey, period: Period, params: MeasurePa
       if (!isId(id)) throw notFound();
       return tagMeasure(key, id, period);
     }
+    case 'instance_statuses':
+    case 'instance_accounts':
+    case 'instance_reports':
+      return instanceMeasure(key, needParam(key, 'domain', params).toLowerCase(), period);
     default:
       needParam(key, 'domain', params);
       return uncounted(key);
   }
+}
+
+const INSTANCE_COUNTS = { instance_statuses: 'server', instance_accounts: 'account', instance_reports: 'report' } as const;
+
+/**
+ * A remote server's statuses received, accounts first stored, reports filed about its accounts, per day. Mastodon's
+ * total is all-time; the day counters give the period's (and nothing before they began), so total is the period's.
+ */
+async function instanceMeasure(key: keyof typeof INSTANCE_COUNTS, domain: string, period: Period): Promise<Measure> {
+  const byDay = await namedDayCounts(INSTANCE_COUNTS[key], domain, period.start, period.end);
+  const days = daysOf(period);
+  const value = (day: string) => byDay.get(day) ?? 0;
+  return { key, unit: null, total: String(sum(days.map(value))), data: days.map((day) => ({ date: midnightIso(day), value: String(value(day)) })) };
 }
 
 /** A locale's English name (Mastodon's standard_locale_name), from the runtime's CLDR data. */

@@ -5,7 +5,7 @@
 // to its server as a Flag from the instance actor (lib/federation/send_moderation.ts).
 import type { Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
-import { countDaily } from '../db/daily_stats';
+import { countDaily, countNamed } from '../db/daily_stats';
 import { putReport, type Report, type ReportCategory } from '../db/reports';
 import { statusesByIds, type Status } from '../db/statuses';
 import { nowIso } from '../db/table';
@@ -80,7 +80,7 @@ export async function fileReport(reporter: Account, request: ReportRequest): Pro
     createdAt: nowIso(),
   };
   await putReport(report);
-  await countDaily('openedReports');
+  await Promise.all([countDaily('openedReports'), target.domain ? countNamed('report', target.domain.toLowerCase()) : undefined]);
   if (forward) await sendFlag(report, target, statuses.flatMap((s) => s.uri ?? []));
   return { report, target };
 }

@@ -96,6 +96,10 @@ describe('admin measures, dimensions and retention on seeded data', () => {
       const remote = (await aRemoteAccount({ domain, keyless: true })).account as Account & { uri: string; followersUrl: string };
       await aFollow(follower.account, remote);
       for (let i = 0; i < notes; i++) expect(await receive(activity(remote, 'Create', aNote(remote)))).toBe('applied');
+      // A report about the busy server's account (not forwarded): an instance report, and one more opened report.
+      if (domain === 'busy.example') {
+        expect((await call(fileReport, { method: 'POST', path: '/api/v1/reports', json: { account_id: remote.id, comment: 'from afar' }, token: follower.token })).status).toBe(200);
+      }
     }
 
     // Two reports filed, one resolved.
@@ -115,7 +119,7 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     // Daily active accounts; the period ends today, so its total is its distinct accounts exactly (not 1 + 2).
     expect(byKey.get('active_users')).toEqual({ key: 'active_users', unit: null, total: '2', previous_total: '0', data: days(1, 2) });
     expect(byKey.get('interactions')).toEqual({ key: 'interactions', unit: null, total: '3', previous_total: '0', data: days(0, 3) });
-    expect(byKey.get('opened_reports')).toEqual({ key: 'opened_reports', unit: null, total: '2', previous_total: '0', data: days(0, 2) });
+    expect(byKey.get('opened_reports')).toEqual({ key: 'opened_reports', unit: null, total: '3', previous_total: '0', data: days(0, 3) });
     expect(byKey.get('resolved_reports')).toEqual({ key: 'resolved_reports', unit: null, total: '1', previous_total: '0', data: days(0, 1) });
     // Keys come back in the order asked.
     expect((res.body as Measure[]).map((m) => m.key)).toEqual(['new_users', 'active_users', 'interactions', 'opened_reports', 'resolved_reports']);
@@ -134,15 +138,24 @@ describe('admin measures, dimensions and retention on seeded data', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('answers the instance_* keys to those who manage federation only', async () => {
-    const json = { keys: ['instance_accounts', 'instance_media_attachments'], ...period, instance_accounts: { domain: 'remote.example' }, instance_media_attachments: { domain: 'remote.example' } };
+  it('answers the instance_* keys to those who manage federation only: a server\'s statuses, accounts and reports per day', async () => {
+    const busy = { domain: 'BUSY.example' };
+    const json = {
+      keys: ['instance_statuses', 'instance_accounts', 'instance_reports', 'instance_media_attachments'],
+      ...period,
+      instance_statuses: busy, instance_accounts: busy, instance_reports: busy, instance_media_attachments: busy,
+    };
     const refused = await measure(json, moderator.token);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: 'This action is not allowed' });
     const res = await measure(json, admin.token);
     expect(res.status).toBe(200);
+    const days = (t: number) => [{ date: midnight(yesterday), value: '0' }, { date: midnight(today), value: String(t) }];
     expect(res.body).toEqual([
-      { key: 'instance_accounts', unit: null, total: '0', data: [] },
+      { key: 'instance_statuses', unit: null, total: '2', data: days(2) },
+      { key: 'instance_accounts', unit: null, total: '1', data: days(1) },
+      { key: 'instance_reports', unit: null, total: '1', data: days(1) },
+      // Nothing counts a server's media here.
       { key: 'instance_media_attachments', unit: 'bytes', total: '0', human_value: '0 Bytes', data: [] },
     ]);
     const noDomain = await measure({ keys: ['instance_statuses'], ...period }, admin.token);
