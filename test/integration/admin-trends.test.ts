@@ -60,12 +60,21 @@ const publicStatusIds = async () => ((await call(publicStatuses, { path: '/api/v
 const publicLinkUrls = async () => ((await call(publicLinks, { path: '/api/v1/trends/links', query: { limit: '20' } })).body as { url: string }[]).map((l) => l.url);
 const publicTagNames = async () => ((await call(publicTags, { path: '/api/v1/trends/tags', query: { limit: '20' } })).body as { name: string }[]).map((t) => t.name);
 
+/**
+ * Three accounts that interact, share and post for every candidate: an account counts once per status, link and tag,
+ * so the same three make each of them trend (each status still needs its own author: one status per author trends).
+ */
+let crowd: UserFixture[] = [];
+beforeAll(async () => {
+  crowd = await Promise.all([aUser(), aUser(), aUser()]);
+});
+
 /** A public status by a discoverable author, favourited by three others (a trend candidate). */
 async function aTrendingStatus(): Promise<string> {
   const author = await aUser();
   await updateAccount(author.account.id, { discoverable: true });
   const status = await aPostedStatus({ ...author.account, discoverable: true });
-  for (let i = 0; i < 3; i++) await countInteraction(status, 'favourite', (await aUser()).account.id);
+  for (const fan of crowd) await countInteraction(status, 'favourite', fan.account.id);
   return status.id;
 }
 
@@ -78,18 +87,15 @@ const cardOf = (url: string): PreviewCard => ({
 async function aTrendingLink(host: string): Promise<string> {
   const url = `https://${host}/${newId()}`;
   await storeCardOutcome({ url, card: cardOf(url), fetchedAt: new Date().toISOString() });
-  for (let i = 0; i < 2; i++) {
-    const sharer = await aUser();
-    await countLinkShare(url, await aPostedStatus(sharer.account, { text: url }));
-  }
+  for (const sharer of crowd.slice(0, 2)) await countLinkShare(url, await aPostedStatus(sharer.account, { text: url }));
   return url;
 }
 
 /** A tag used today by three accounts through the posting endpoint (a trend candidate). */
 async function aTrendingTag(): Promise<string> {
   const tag = `review${newId().slice(-8)}`;
-  for (let i = 0; i < 3; i++) {
-    const res = await call(postStatus, { method: 'POST', path: '/api/v1/statuses', json: { status: `about #${tag}` }, token: (await aUser()).token });
+  for (const poster of crowd) {
+    const res = await call(postStatus, { method: 'POST', path: '/api/v1/statuses', json: { status: `about #${tag}` }, token: poster.token });
     expect(res.status).toBe(200);
   }
   return tag;
@@ -191,6 +197,11 @@ describe('trends review: unreviewed items wait (trendable_by_default is off)', (
 });
 
 describe('trends review: permissions and bad ids', () => {
+  let admin: UserFixture;
+  beforeAll(async () => {
+    admin = await staff('2');
+  });
+
   it('answers 403 without manage_taxonomies or without the admin scope; the lists fall back to the public trends (as Mastodon)', async () => {
     const status = await aTrendingStatus();
     const nobody = await staff(null);
@@ -225,7 +236,6 @@ describe('trends review: permissions and bad ids', () => {
     ['publisher', '/api/v1/admin/trends/links/publishers/:id/approve', publishersApprove],
     ['publisher', '/api/v1/admin/trends/links/publishers/:id/reject', publishersReject],
   ])('answers 404 for an unknown %s id (%s) and records nothing', async (_kind, path, handler) => {
-    const admin = await staff('2');
     const before = await lastAudit();
     for (const id of ['123456789', 'not-an-id']) {
       const res = await decide(handler, path.replace(':id', id), id, admin.token);
