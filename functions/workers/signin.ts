@@ -5,6 +5,6 @@ import { recordActivity } from '../../lib/db/activity';
 import { worker } from '../../lib/queue/worker';
 
 export const handler = worker('signin', async (m) => {
-  await recordSignIn(m.accountId, m.at);
-  await recordActivity(m.accountId, new Date(m.at));
+  const locale = await recordSignIn(m.accountId, m.at);
+  await recordActivity(m.accountId, new Date(m.at), locale);
 });

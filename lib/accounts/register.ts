@@ -2,6 +2,7 @@
 // operator CLI: Mastodon's rules, every broken rule reported at once, then one
 // transaction (username, e-mail, account, confirmation link); the instance's
 // user count moves after it commits (lib/db/stats.ts).
+import { countNamed } from '../db/daily_stats';
 import { ROLES } from '../policy/roles';
 import { z } from 'zod';
 import { config } from '../config';
@@ -155,7 +156,8 @@ export async function registerAccount(
     extra,
   );
   if (!created.ok) throw taken(new Violations(), created.taken).error({ details: true });
-  await countOnInstance('userCount', 1);
+  // The dashboard's sources: which application a sign-up came through (Mastodon's 'web' without one).
+  await Promise.all([countOnInstance('userCount', 1), countNamed('source', opts.app?.name ?? 'web')]);
   // The staff are told of a sign-up (admin.sign_up), off the request path; not of the operator's own (the CLI).
   if (!opts.skipRules) await queueStaffNotice({ notice: 'admin.sign_up', accountId: id });
 

@@ -1,7 +1,8 @@
 // The operator's trend commands (`npm run admin -- trends ...`): list what trends now with
-// its score, and hide (or unhide) a status, a link or a tag. There is no review queue (see
-// lib/trends/index.ts): hiding is how the operator keeps something out of trends, and a
-// hidden item never shows in GET /api/v1/trends, /trends/tags, /trends/statuses or /trends/links.
+// its score, and hide (or unhide) a status, a link or a tag. Hiding is a rejection, as a
+// moderator's through GET/POST /api/v1/admin/trends/* (lib/moderation/trends.ts): a hidden item
+// never shows in GET /api/v1/trends, /trends/tags, /trends/statuses or /trends/links; unhiding
+// forgets the decision, and the item follows trendable-by-default again (`settings set`).
 import { accountsByIds, type Account } from '../db/accounts';
 import { statusById } from '../db/statuses';
 import { pastWeek, tagsUsedOn } from '../db/tags';
@@ -18,7 +19,8 @@ export const TRENDS_USAGE = `Trends
   trends hide link <url>             keep a link out of trends
   trends hide tag <name>             keep a hashtag out of trends
   trends unhide status|link|tag <id|url|name>
-                                     let it trend again`;
+                                     forget the rejection: it trends if approved
+                                     or while trendable-by-default is on`;
 
 /** Items listed per kind by `trends list`. */
 export const TRENDS_LISTED = 40;

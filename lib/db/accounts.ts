@@ -205,16 +205,18 @@ export async function rejectPendingAccount(account: Pick<Account, 'id' | 'userna
 }
 
 /** Records a sign-in (the sign-in worker calls this). */
-export async function recordSignIn(id: string, at: string): Promise<void> {
-  await updateItem(
+/** Records a sign-in; answers the account's locale (the sign-in's activity counts by it), if it has one. */
+export async function recordSignIn(id: string, at: string): Promise<string | null> {
+  const updated = await updateItem(
     {
       Key: keys.account(id),
       UpdateExpression: 'SET lastSignInAt = :at ADD signInCount :one',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':at': at, ':one': 1 },
     },
-    accountItem,
+    z.object({ locale: z.string().nullable().default(null) }),
   );
+  return updated?.locale ?? null;
 }
 
 // Admins are listed in their own partition (oldest first) so the instance

@@ -7,6 +7,7 @@
 // one, so the sum of the day counts over a window is exactly the number of
 // distinct accounts active within it: one Query, no scan, no double counting.
 import { z } from 'zod';
+import { timeOfId } from '../ids';
 import * as keys from './keys';
 import { getItem, queryAll, transact, type TransactItem } from './table';
 
@@ -27,22 +28,29 @@ export const weekOf = (at: Date): string => {
 const daysBefore = (at: Date, days: number) => dayOf(new Date(at.getTime() - days * 24 * 60 * 60 * 1000));
 const expiry = (at: Date) => Math.floor(at.getTime() / 1000) + RETENTION_SECONDS;
 
-const latestItem = z.object({ day: z.string() });
+const latestItem = z.object({ day: z.string(), locale: z.string().optional() });
+const LOCALE_PREFIX = 'locale:';
 const weekItem = z.object({ SK: z.string(), logins: z.number().int().default(0) });
 /** Weekly login counts are kept as long as the 12 weeks GET /api/v1/instance/activity shows, and a little more. */
 const WEEK_RETENTION_SECONDS = 16 * 7 * 24 * 60 * 60;
 const dayItem = z.object({ SK: z.string(), count: z.number().int().default(0) });
 
-/** Records that an account was active at `at` (a sign-in). Idempotent within a day. */
-export async function recordActivity(accountId: string, at: Date = new Date()): Promise<void> {
+/**
+ * Records that an account was active at `at` (a sign-in). Idempotent within a day. The transaction runs once per
+ * account and day, so the new day's item also counts the day's distinct active accounts (`active`: the dashboard's
+ * active_users), and the account's sign-up cohorts move it to its new latest period (the retention cohorts).
+ */
+export async function recordActivity(accountId: string, at: Date = new Date(), locale: string | null = null): Promise<void> {
   const day = dayOf(at);
   const previous = await getItem(keys.accountActivity(accountId), latestItem, true);
   if (previous && previous.day >= day) return;
-  const bump = (d: string, by: number): TransactItem => ({
+  // The latest day's count by locale (the dashboard's languages: users whose latest sign-in falls in the period),
+  // moved with the account; a locale is taken off the old day only if it was counted there.
+  const bump = (d: string, by: number, lang: string | null | undefined): TransactItem => ({
     Update: {
       Key: keys.activityDay(d),
-      UpdateExpression: 'ADD #count :by SET expiresAt = if_not_exists(expiresAt, :exp)',
-      ExpressionAttributeNames: { '#count': 'count' },
+      UpdateExpression: `ADD #count :by${by > 0 ? ', active :by' : ''}${lang ? ', #lang :by' : ''} SET expiresAt = if_not_exists(expiresAt, :exp)`,
+      ExpressionAttributeNames: { '#count': 'count', ...(lang ? { '#lang': `${LOCALE_PREFIX}${lang}` } : {}) },
       ExpressionAttributeValues: { ':by': by, ':exp': expiry(new Date(`${d}T00:00:00Z`)) },
     },
   });
@@ -50,17 +58,85 @@ export async function recordActivity(accountId: string, at: Date = new Date()): 
   await transact([
     {
       Put: {
-        Item: { ...keys.accountActivity(accountId), accountId, day, expiresAt: expiry(at) },
+        Item: { ...keys.accountActivity(accountId), accountId, day, ...(locale ? { locale } : {}), expiresAt: expiry(at) },
         ...(previous
           ? { ConditionExpression: '#day = :old', ExpressionAttributeNames: { '#day': 'day' }, ExpressionAttributeValues: { ':old': previous.day } }
           : { ConditionExpression: 'attribute_not_exists(PK)' }),
       },
     },
-    bump(day, 1),
-    ...(previous ? [bump(previous.day, -1)] : []),
+    bump(day, 1, locale),
+    ...(previous ? [bump(previous.day, -1, previous.locale)] : []),
+    ...cohortMoves(accountId, previous?.day, day),
     // The account's first activity of the week: it counts once among the week's logins, however often it signs in.
     ...(!previous || weekOf(new Date(`${previous.day}T00:00:00Z`)) < weekOf(at) ? [countWeeklyLogin(weekOf(at))] : []),
   ]);
+}
+
+/**
+ * Retention cohorts (Mastodon's Admin::Metrics::Retention): of the accounts that signed up in a period (a day, a
+ * month), how many were last active in each later period. An account's sign-up time is its id's (local accounts
+ * are numbered when they register), so no read: its cohort items hold one count per latest period, moved from the
+ * old period to the new one as its latest activity moves.
+ */
+/** A cohort item outlives its latest move by more than a year. */
+const COHORT_RETENTION_SECONDS = 400 * 24 * 60 * 60;
+
+function cohortMoves(accountId: string, from: string | undefined, to: string): TransactItem[] {
+  const joined = dayOf(timeOfId(accountId));
+  const month = (d: string) => d.slice(0, 7);
+  const move = (frequency: 'day' | 'month', cohort: string, old: string | undefined, now: string): TransactItem | undefined => {
+    if (old === now) return undefined;
+    return {
+      Update: {
+        Key: keys.retentionCohort(frequency, cohort),
+        UpdateExpression: `ADD #now :one${old !== undefined ? ', #old :minus' : ''} SET expiresAt = :exp`,
+        ExpressionAttributeNames: { '#now': `p${now}`, ...(old !== undefined ? { '#old': `p${old}` } : {}) },
+        ExpressionAttributeValues: { ':one': 1, ...(old !== undefined ? { ':minus': -1 } : {}), ':exp': Math.floor(Date.parse(`${to}T00:00:00Z`) / 1000) + COHORT_RETENTION_SECONDS },
+      },
+    };
+  };
+  return [move('day', joined, from, to), move('month', month(joined), from && month(from), month(to))].filter((m): m is TransactItem => m !== undefined);
+}
+
+const cohortItem = z.record(z.unknown());
+
+
+/**
+ * Of a cohort's accounts, how many were last active in each period (`YYYY-MM-DD` days, `YYYY-MM` months): one
+ * Query over the cohorts from `from` to `to`.
+ */
+export async function cohortLatestPeriods(frequency: 'day' | 'month', from: string, to: string): Promise<Map<string, Map<string, number>>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.retentionPartition(frequency), ':from': from, ':to': to },
+    },
+    cohortItem,
+  );
+  const out = new Map<string, Map<string, number>>();
+  for (const item of items) {
+    const periods = new Map<string, number>();
+    for (const [name, value] of Object.entries(item)) if (name.startsWith('p') && typeof value === 'number') periods.set(name.slice(1), Math.max(0, value));
+    out.set(String(item.SK), periods);
+  }
+  return out;
+}
+
+const activeDayItem = z.object({ SK: z.string(), count: z.number().int().default(0), active: z.number().int().default(0) });
+
+/**
+ * Each day from `from` to `to`: the distinct accounts active that day (`active`), and those whose latest activity
+ * it still is (`latest`: summed over a period that ends today, the distinct accounts active in it). One Query.
+ */
+export async function activityDays(from: string, to: string): Promise<Map<string, { active: number; latest: number }>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.activityPartition(), ':from': keys.activityDay(from).SK, ':to': keys.activityDay(to).SK },
+    },
+    activeDayItem,
+  );
+  return new Map(items.map((d) => [d.SK.slice('DAY#'.length), { active: Math.max(0, d.active), latest: Math.max(0, d.count) }]));
 }
 
 const countWeeklyLogin = (week: string): TransactItem => ({
@@ -99,4 +175,25 @@ export async function activeUsers(days: number, now: Date = new Date()): Promise
     dayItem,
   );
   return Math.max(0, counted.reduce((sum, d) => sum + d.count, 0));
+}
+
+/**
+ * The accounts whose latest sign-in falls between `from` and `to`, by their locale (Mastodon's languages
+ * dimension: users by locale whose current sign-in is in the period). One Query.
+ */
+export async function latestSignInLocales(from: string, to: string): Promise<Map<string, number>> {
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :p AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.activityPartition(), ':from': keys.activityDay(from).SK, ':to': keys.activityDay(to).SK },
+    },
+    z.record(z.unknown()),
+  );
+  const out = new Map<string, number>();
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) {
+      if (name.startsWith(LOCALE_PREFIX) && typeof value === 'number') out.set(name.slice(LOCALE_PREFIX.length), (out.get(name.slice(LOCALE_PREFIX.length)) ?? 0) + value);
+    }
+  }
+  return out;
 }

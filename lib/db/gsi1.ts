@@ -45,3 +45,8 @@ export const notificationRequestsPartition = (accountId: string) => `NOTIF_REQS#
 /** Every report, newest first: the operator's list (GSI1 on the report item). */
 export const report = (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) });
 export const reportsPartition = 'REPORTS';
+
+// ---- moderation: admin tags (lib/db/tags.ts) ----
+/** Every hashtag used here, by its id (GSI1 on the tag's TAGINFO record): the admin tag list, and a tag found by id. */
+export const tagById = (id: string) => ({ GSI1PK: 'TAGIDS', GSI1SK: padId(id) });
+export const tagsByIdPartition = 'TAGIDS';

@@ -27,6 +27,8 @@ export const settingsItem = z.object({
   domainBlocksPublic: z.boolean().default(false),
   /** ActivityPub documents only to signed requests of servers not suspended (Mastodon's AUTHORIZED_FETCH). */
   authorizedFetch: z.boolean().default(false),
+  /** New tags, links and statuses trend before a moderator reviews them (Mastodon's trendable_by_default, off by default). */
+  trendableByDefault: z.boolean().default(false),
   updatedAt: z.string().optional(),
 });
 export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };

@@ -330,8 +330,11 @@ export const trendLinkShare = (urlHash: string, statusId: string): Key => ({ PK:
 export const trendLinkAccountDay = (day: string, urlHash: string, accountId: string): Key => ({ PK: `TRENDLINKACCT#${day}#${urlHash}#${padId(accountId)}`, SK: 'TRENDLINKACCT' });
 /** How many candidates a day partition of status or link trends holds: the cap's counter. */
 export const trendDayCandidates = (kind: 'status' | 'link', day: string): Key => ({ PK: `TRENDCANDIDATES#${kind}#${day}`, SK: 'TRENDCANDIDATES' });
-/** An item the operator keeps out of trends (`status#<id>`, `link#<url hash>`, `tag#<tag>`): one partition, read whole. */
-export const trendHidden = (kind: 'status' | 'link' | 'tag', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` });
+/**
+ * A moderator's decision about a trend (`status#<id>`, `link#<url hash>`, `tag#<tag>`, `publisher#<domain>`): approved,
+ * rejected (the operator's `trends hide`), and a tag's usable/listable: one partition, read whole by every trends read.
+ */
+export const trendHidden = (kind: 'status' | 'link' | 'tag' | 'publisher', value: string): Key => ({ PK: 'TRENDS_HIDDEN', SK: `${kind}#${value}` });
 export const trendsHiddenPartition = () => 'TRENDS_HIDDEN';
 /** A public status sharing a link, by the link's URL hash then the status id: the link's timeline (GET /api/v1/timelines/link), newest first. */
 export const trendLinkStatus = (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKSTATUSES#${urlHash}`, SK: padId(statusId) });
@@ -418,3 +421,15 @@ export const reportQueueAboutEntry = (state: ReportState, targetId: string, repo
 export const reportQueuePartition = (state: ReportState) => `REPORTQ#${state}`;
 export const reportQueueByPartition = (state: ReportState, accountId: string) => `REPORTQ#${state}#BY#${padId(accountId)}`;
 export const reportQueueAboutPartition = (state: ReportState, targetId: string) => `REPORTQ#${state}#ABOUT#${padId(targetId)}`;
+// ---- moderation: trends review, admin tags, dashboard counters (lib/db/trends.ts, lib/db/daily_stats.ts) ----
+/** A link publisher (the host of trending links, Mastodon's PreviewCardProvider), by its id: the list moderators page by id. */
+export const trendPublisher = (id: string): Key => ({ PK: 'TREND_PUBLISHERS', SK: padId(id) });
+export const trendPublishersPartition = () => 'TREND_PUBLISHERS';
+/** The instance's counters of one UTC day (new users, statuses, interactions, reports, ...): the dashboard's measures. */
+export const dailyStats = (day: string): Key => ({ PK: 'DAILY_STATS', SK: day });
+export const dailyStatsPartition = () => 'DAILY_STATS';
+/** Accounts of a sign-up cohort (a day or a month) active in each later period: the admin retention cohorts. */
+export const retentionCohort = (frequency: 'day' | 'month', cohort: string): Key => ({ PK: `RETENTION#${frequency}`, SK: cohort });
+export const retentionPartition = (frequency: 'day' | 'month') => `RETENTION#${frequency}`;
+/** Marker: a server's statuses used this tag on this day (decides the distinct servers count, tag_servers); expires by TTL. */
+export const tagDayServer = (day: string, tag: string, server: string): Key => ({ PK: `TAGDAYSRV#${day}#${tag}#${server}`, SK: 'M' });

@@ -1,6 +1,7 @@
 // Remote accounts and statuses: the pointers that find them by their ActivityPub
 // ids (and a remote account by `username@domain`). The items themselves are the
 // ordinary account and status items, marked by `domain` / `uri`.
+import { countNamed } from './daily_stats';
 import { z } from 'zod';
 import { accountById, accountItem, accountsByIds, type Account } from './accounts';
 import { deleteDomainAccount, domainAccountPut, recordPeer } from './instance_domain_blocks';
@@ -37,7 +38,7 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
     domainAccountPut(parsed.domain!, parsed.id),
   ]);
   // Outside the transaction: every new account of a domain writes this one item, and they must not conflict.
-  if (result.ok) await recordPeer(parsed.domain!);
+  if (result.ok) await Promise.all([recordPeer(parsed.domain!), countNamed('account', parsed.domain!.toLowerCase())]);
   return result.ok;
 }
 

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
+import { countDaily } from './daily_stats';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchGet, batchWrite, getItem, keyString, nowIso, query, transact, updateItem, type TransactItem } from './table';
@@ -171,7 +172,11 @@ export async function moveReport(id: string, to: ReportState, by: string | null,
       ...queueEntries(report, from).map((e): TransactItem => ({ Delete: { Key: { PK: e.PK, SK: e.SK } } })),
       ...queueEntries(report, to).map((Item): TransactItem => ({ Put: { Item } })),
     ]);
-    if (result.ok) return { report: { ...report, ...changes, updatedAt: at }, changed: true };
+    if (result.ok) {
+      // The dashboard's resolved_reports counts each resolution.
+      if (to === 'resolved') await countDaily('resolvedReports');
+      return { report: { ...report, ...changes, updatedAt: at }, changed: true };
+    }
     // Another moderator moved it meanwhile: read it again.
   }
   throw new Error(`report ${id}: state kept changing`);

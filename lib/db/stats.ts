@@ -12,6 +12,7 @@
 // instance cost one read per shard, for counters nobody needs exact to the post.
 import { z } from 'zod';
 import { log } from '../log';
+import { countDaily } from './daily_stats';
 import * as keys from './keys';
 import { WEEK_MS, weekOf } from './activity';
 import { getItem, updateItem } from './table';
@@ -59,6 +60,8 @@ export async function instanceStats(): Promise<InstanceStats> {
  * client retry something that already happened.
  */
 export async function countOnInstance(counter: keyof InstanceStats, delta: number, at: Date = new Date()): Promise<void> {
+  // A sign-up is also the day's new user (the dashboard's new_users), beside the instance total.
+  if (counter === 'userCount' && delta > 0) await countDaily('newUsers', delta, at);
   const weekly = delta > 0 ? WEEKLY_COUNTERS[counter] : undefined;
   const names: Record<string, string> = { '#c': counter };
   let expression = 'ADD #c :d';

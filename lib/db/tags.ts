@@ -10,8 +10,13 @@
 //   (featured tag suggestions: one Query over a 7-day SK range).
 import { z } from 'zod';
 import type { Status } from './statuses';
+import { config } from '../config';
+import { sha256 } from '../crypto';
+import type { Page } from '../paging';
+import * as gsi1 from './gsi1';
+import { queryIdRange } from './id_range';
 import * as keys from './keys';
-import { batchGet, getItem, putItem, queryAll, updateItem } from './table';
+import { query, batchGet, getItem, putItem, queryAll, updateItem } from './table';
 
 export const HISTORY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -30,9 +35,21 @@ export const tagDayItem = z.object({
   name: z.string(),
   uses: z.number().int().default(0),
   accounts: z.number().int().default(0),
+  servers: z.number().int().default(0),
 });
-export type TagDay = { tag: string; name: string; uses: number; accounts: number };
-const toTagDay = (item: z.infer<typeof tagDayItem>): TagDay => ({ tag: item.SK, name: item.name, uses: item.uses, accounts: item.accounts });
+/** `servers`: distinct servers whose statuses used it that day (counted since the dashboard's tag_servers). */
+export type TagDay = { tag: string; name: string; uses: number; accounts: number; servers: number };
+const toTagDay = (item: z.infer<typeof tagDayItem>): TagDay => ({ tag: item.SK, name: item.name, uses: item.uses, accounts: item.accounts, servers: item.servers });
+
+/** A status's server: its URI's host, ours for a local status. */
+const serverOf = (status: Pick<Status, 'uri'>): string => {
+  if (status.uri === null) return config.domain;
+  try {
+    return new URL(status.uri).host.toLowerCase();
+  } catch {
+    return status.uri;
+  }
+};
 
 export const accountTagItem = z.object({
   SK: z.string(),
@@ -67,9 +84,10 @@ export async function recordTagUses(status: Status, reach: TagUseReach, names: M
       await updateItem(
         {
           Key: keys.tag(tag),
-          UpdateExpression: 'SET #name = if_not_exists(#name, :name), lastUsedAt = :at',
+          // The GSI1 attributes list the tag by id for moderators (GET /api/v1/admin/tags), in the same update.
+          UpdateExpression: 'SET #name = if_not_exists(#name, :name), lastUsedAt = :at, GSI1PK = :gpk, GSI1SK = :gsk',
           ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':name': name, ':at': status.createdAt },
+          ExpressionAttributeValues: { ':name': name, ':at': status.createdAt, ':gpk': gsi1.tagById(tagIdOf(tag)).GSI1PK, ':gsk': gsi1.tagById(tagIdOf(tag)).GSI1SK },
         },
         z.unknown(),
       );
@@ -93,13 +111,17 @@ export async function recordTagUses(status: Status, reach: TagUseReach, names: M
         z.unknown(),
       );
       if (reach !== 'trending') return;
-      const newAccount = await putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true });
+      // The status's server (ours for a local one): its first use of the tag that day counts one server (tag_servers).
+      const [newAccount, newServer] = await Promise.all([
+        putItem({ ...keys.tagDayAccount(day, tag, status.accountId), expiresAt: expiry(day) }, { ifAbsent: true }),
+        putItem({ ...keys.tagDayServer(day, tag, serverOf(status)), expiresAt: expiry(day) }, { ifAbsent: true }),
+      ]);
       await updateItem(
         {
           Key: keys.tagDay(day, tag),
-          UpdateExpression: 'ADD uses :one, accounts :acc SET #name = if_not_exists(#name, :name), expiresAt = :exp',
+          UpdateExpression: 'ADD uses :one, accounts :acc, servers :srv SET #name = if_not_exists(#name, :name), expiresAt = :exp',
           ExpressionAttributeNames: { '#name': 'name' },
-          ExpressionAttributeValues: { ':one': 1, ':acc': newAccount ? 1 : 0, ':name': name, ':exp': expiry(day) },
+          ExpressionAttributeValues: { ':one': 1, ':acc': newAccount ? 1 : 0, ':srv': newServer ? 1 : 0, ':name': name, ':exp': expiry(day) },
         },
         z.unknown(),
       );
@@ -167,3 +189,59 @@ export async function accountTagUsesSince(accountId: string, since: string): Pro
 }
 
 export const tagCounted = async (statusId: string) => (await getItem(keys.tagUseCounted(statusId), presence)) !== undefined;
+
+// ---- tags by id (moderators' list) ----
+
+/**
+ * A tag's id. Tags here have no row of their own to number, so the id is derived from the normalised name
+ * (the first 63 bits of its SHA-256, in decimal like every Mastodon id): the same tag has the same id in every
+ * answer, with no read.
+ */
+export const tagIdOf = (tag: string): string => (BigInt(`0x${sha256(tag).slice(0, 16)}`) >> 1n).toString();
+
+const tagInfoItem = z.object({ PK: z.string(), name: z.string(), lastUsedAt: z.string().nullable().default(null) });
+/** A tag's record: its normalised form, its name as first used here, when it was last used. */
+export type TagInfo = { tag: string; name: string; lastUsedAt: string | null };
+const toTagInfo = (item: z.infer<typeof tagInfoItem>): TagInfo => ({ tag: item.PK.slice('TAGINFO#'.length), name: item.name, lastUsedAt: item.lastUsedAt });
+
+const byIdTarget = { index: gsi1.INDEX, partitionAttr: 'GSI1PK', sortAttr: 'GSI1SK', partition: gsi1.tagsByIdPartition } as const;
+
+/** A page of the tags used here, by id (GSI1 `TAGIDS`, one Query): GET /api/v1/admin/tags. */
+export async function tagsPage(page: Page): Promise<TagInfo[]> {
+  return (await queryIdRange(byIdTarget, page, tagInfoItem)).map(toTagInfo);
+}
+
+/** A tag by its id (one Query of the id index). */
+export async function tagById(id: string): Promise<TagInfo | undefined> {
+  const found = await query(
+    {
+      IndexName: gsi1.INDEX,
+      KeyConditionExpression: 'GSI1PK = :p AND GSI1SK = :id',
+      ExpressionAttributeValues: { ':p': gsi1.tagsByIdPartition, ':id': gsi1.tagById(id).GSI1SK },
+      Limit: 1,
+    },
+    tagInfoItem,
+  );
+  const item = found.items[0];
+  return item && toTagInfo(item);
+}
+
+/** A tag's record by its normalised form. */
+export async function tagInfo(tag: string): Promise<TagInfo | undefined> {
+  const item = await getItem(keys.tag(tag), tagInfoItem);
+  return item && toTagInfo(item);
+}
+
+/** Records a tag seen in trends but never recorded with an id (counted before ids were indexed): listed from now on. */
+export async function indexTag(tag: string, name: string): Promise<TagInfo | undefined> {
+  const item = await updateItem(
+    {
+      Key: keys.tag(tag),
+      UpdateExpression: 'SET #name = if_not_exists(#name, :name), GSI1PK = :gpk, GSI1SK = :gsk',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ExpressionAttributeValues: { ':name': name, ':gpk': gsi1.tagById(tagIdOf(tag)).GSI1PK, ':gsk': gsi1.tagById(tagIdOf(tag)).GSI1SK },
+    },
+    tagInfoItem,
+  );
+  return item && toTagInfo(item);
+}

@@ -12,18 +12,22 @@
 // - `TRENDCANDIDATES#<kind>#<day>`: how many candidates a day partition holds; a
 //   new candidate is written only while it is under the cap, in one transaction
 //   with the counter, so a day partition (and a trends read) stays bounded.
-// - `TRENDS_HIDDEN` / `<kind>#<value>`: what the operator keeps out of trends.
+// - `TRENDS_HIDDEN` / `<kind>#<value>`: moderators' reviews: approved, rejected (the
+//   operator's `trends hide`), a tag's usable/listable; read whole by every trends read.
+// - `TREND_PUBLISHERS` / `<id>`: the hosts of trending links (Mastodon's preview card
+//   providers), written when one of their links first enters a day's candidates.
 // - `TRENDLINKSTATUSES#<url hash>` / `<status>`: the public statuses sharing a link,
 //   newest first: the link's timeline (GET /api/v1/timelines/link).
 // URLs are keyed by their SHA-256 (a URL may be longer than a sort key may be).
 import { z } from 'zod';
 import { sha256 } from '../crypto';
 import { padId } from '../ids';
+import { memo } from '../memo';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
 import * as keys from './keys';
 import type { Key } from './keys';
-import { batchGet, deleteItem, putItem, queryAll, transact, type Item, type TransactItem } from './table';
+import { batchGet, getItem, nowIso, putItem, queryAll, transact, updateItem, type Item, type TransactItem } from './table';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -73,6 +77,8 @@ type Bump = {
   attributes: Item;
   retention: number;
   cap: number;
+  /** Written with the candidate's entry into the day partition (a link's publisher). */
+  onEntry?: TransactItem[];
 };
 
 /**
@@ -100,10 +106,11 @@ async function bump(b: Bump): Promise<CountOutcome> {
     ]);
     if (into.ok) return 'counted';
     if (markerFailed(into.failed)) return 'already-counted';
-    const counterIndex = markerPuts.length + 1;
+    const counterIndex = markerPuts.length + 1 + (b.onEntry?.length ?? 0);
     const entered = await transact([
       ...markerPuts,
       { Put: { Item: { ...b.dayKey, ...b.attributes, ...b.add, expiresAt }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...(b.onEntry ?? []),
       {
         Update: {
           Key: keys.trendDayCandidates(b.kind, b.day),
@@ -172,8 +179,14 @@ export async function countLinkShareOn(
     attributes: { url },
     retention: LINK_DAY_RETENTION,
     cap,
+    onEntry: publisherOnEntry(url, at),
   });
 }
+
+const publisherOnEntry = (url: string, at: Date): TransactItem[] => {
+  const domain = publisherDomainOf(url);
+  return domain ? [publisherSeen(domain, at.toISOString())] : [];
+};
 
 /** Every status candidate of each day (one Query per day partition). */
 export async function statusTrendDays(days: string[]): Promise<Map<string, StatusTrendDay[]>> {
@@ -236,62 +249,275 @@ export async function linkStatusIds(url: string, page: Page): Promise<string[]> 
   return (await queryIdRange(target, page, linkStatusItem)).map((item) => item.statusId);
 }
 
-const trendStateItem = z.object({ accounts: z.number().int().default(0) });
+const trendStateItem = z.object({ accounts: z.number().int().default(0), trendable: z.boolean().optional(), hiddenAt: z.string().optional() });
 
-/** A link's distinct sharing accounts over `days`, and whether the operator hid it (one batch read). */
-export async function linkTrendState(url: string, days: string[]): Promise<{ accounts: number; hidden: boolean }> {
+/**
+ * A link's distinct sharing accounts over `days`, and the decisions on it and on its publisher (null: none; one
+ * batch read with the day counters).
+ */
+export async function linkTrendState(url: string, days: string[]): Promise<{ accounts: number; decision: boolean | null; publisherDecision: boolean | null }> {
   const hash = linkHash(url);
   const dayKeys = days.map((day) => keys.trendLinkDay(day, hash));
-  const hiddenKey = keys.trendHidden('link', hash);
-  const found = await batchGet([...dayKeys, hiddenKey], trendStateItem);
+  const reviewKey = keys.trendHidden('link', hash);
+  const domain = publisherDomainOf(url);
+  const publisherKey = domain ? keys.trendHidden('publisher', domain) : undefined;
+  const found = await batchGet([...dayKeys, reviewKey, ...(publisherKey ? [publisherKey] : [])], trendStateItem);
   const accounts = dayKeys.reduce((sum, key) => sum + (found.get(`${key.PK}|${key.SK}`)?.accounts ?? 0), 0);
-  return { accounts, hidden: found.has(`${hiddenKey.PK}|${hiddenKey.SK}`) };
+  const decisionOf = (key: Key | undefined) => {
+    const item = key && found.get(`${key.PK}|${key.SK}`);
+    return item ? (item.trendable ?? (item.hiddenAt !== undefined ? false : null)) : null;
+  };
+  return { accounts, decision: decisionOf(reviewKey), publisherDecision: decisionOf(publisherKey) };
 }
 
-// ---- the operator's hidden items ----
+// ---- reviews: what moderators approved or rejected ----
 
-export type HiddenTrendKind = 'status' | 'link' | 'tag';
-/** Hidden items by kind: status ids, link URL hashes, tags. */
+/** What a review is about: a status (by id), a link (by URL hash), a tag (normalised) or a publisher (a link's host). */
+export type HiddenTrendKind = 'status' | 'link' | 'tag' | 'publisher';
+/** Rejected items by kind: status ids, link URL hashes, tags, publisher domains. */
 export type HiddenTrends = Record<HiddenTrendKind, Set<string>>;
 
-const hiddenItem = z.object({ SK: z.string(), label: z.string().default('') });
+const reviewItem = z.object({
+  SK: z.string(),
+  label: z.string().default(''),
+  /** The decision: true approved, false rejected, absent not reviewed (a tag made unusable, say, without a trend decision). */
+  trendable: z.boolean().optional(),
+  /** Set by the operator's `trends hide`, which before reviews existed was the only decision: a rejection. */
+  hiddenAt: z.string().optional(),
+  reviewedAt: z.string().optional(),
+  /** A tag's: false keeps it out of new posts (lib/tags/moderation.ts) and out of search and trends. */
+  usable: z.boolean().optional(),
+  listable: z.boolean().optional(),
+  /** A tag's name as moderators spelled it (Mastodon's display_name: the same tag, other letter case). */
+  displayName: z.string().optional(),
+});
+
+/** One review: its kind, its key value, what it names, and the decisions taken. */
+export type TrendReview = {
+  kind: HiddenTrendKind;
+  value: string;
+  label: string;
+  /** null: nobody decided; the instance's trendable_by_default applies. */
+  trendable: boolean | null;
+  reviewedAt: string | null;
+  usable: boolean;
+  listable: boolean;
+  displayName: string | null;
+};
+
 const hiddenValue = (kind: HiddenTrendKind, value: string) => (kind === 'status' ? padId(value) : kind === 'link' ? linkHash(value) : value);
+const hiddenKinds: readonly string[] = ['status', 'link', 'tag', 'publisher'] satisfies HiddenTrendKind[];
+const isHiddenKind = (kind: string): kind is HiddenTrendKind => hiddenKinds.includes(kind);
 
-/** Keeps an item out of trends; `value` is a status id, a URL or a normalized tag. Answers false when it was hidden already. */
-export const hideTrend = (kind: HiddenTrendKind, value: string): Promise<boolean> =>
-  putItem({ ...keys.trendHidden(kind, hiddenValue(kind, value)), label: value, hiddenAt: new Date().toISOString() }, { ifAbsent: true });
+/** A decision on a status outlives the status's two days in trends by a day, then expires. */
+const STATUS_REVIEW_RETENTION = 3 * DAY_SECONDS;
 
-/** Lets an item trend again; answers false when it was not hidden. */
+function toReview(item: z.infer<typeof reviewItem>): TrendReview | undefined {
+  const at = item.SK.indexOf('#');
+  const kind = item.SK.slice(0, at);
+  const raw = item.SK.slice(at + 1);
+  if (!isHiddenKind(kind)) return undefined;
+  return {
+    kind,
+    // Status ids are padded in the key, unpadded everywhere else.
+    value: kind === 'status' ? BigInt(raw).toString() : raw,
+    label: item.label,
+    trendable: item.trendable ?? (item.hiddenAt !== undefined ? false : null),
+    reviewedAt: item.reviewedAt ?? item.hiddenAt ?? null,
+    usable: item.usable ?? true,
+    listable: item.listable ?? true,
+    displayName: item.displayName ?? null,
+  };
+}
+
+/** Every review (one Query: moderators decide on few items, and a status's decision expires with its trend). */
+export async function trendReviewList(): Promise<TrendReview[]> {
+  const items = await queryAll(
+    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.trendsHiddenPartition() } },
+    reviewItem,
+  );
+  return items.flatMap((item) => toReview(item) ?? []);
+}
+
+/** Every review by kind and key value: what a trends read decides with, from the one Query. */
+export type TrendReviews = Record<HiddenTrendKind, Map<string, TrendReview>>;
+
+export async function trendReviews(): Promise<TrendReviews> {
+  const out: TrendReviews = { status: new Map(), link: new Map(), tag: new Map(), publisher: new Map() };
+  for (const review of await trendReviewList()) out[review.kind].set(review.value, review);
+  return out;
+}
+
+const keptReviews = memo(trendReviewList);
+
+/**
+ * The tags moderators made unusable, as read at most MEMO_TTL_MS ago in this container (lib/memo.ts): what
+ * posting reads, so a status costs no extra read (a change made here shows at once, elsewhere within the TTL).
+ */
+export async function recentUnusableTags(): Promise<Set<string>> {
+  return new Set((await keptReviews.get()).filter((r) => r.kind === 'tag' && !r.usable).map((r) => r.value));
+}
+
+/** The tags moderators made unlistable (kept off search suggestions, Mastodon's listable=false), through the same memo. */
+export async function recentUnlistedTags(): Promise<Set<string>> {
+  return new Set((await keptReviews.get()).filter((r) => r.kind === 'tag' && !r.listable).map((r) => r.value));
+}
+
+/** One item's review (a tag's moderation, a status's decision), if any. */
+export async function trendReviewOf(kind: HiddenTrendKind, keyValue: string): Promise<TrendReview | undefined> {
+  const item = await getItem(keys.trendHidden(kind, kind === 'status' ? padId(keyValue) : keyValue), reviewItem);
+  return item && toReview(item);
+}
+
+/** The reviews of some tags (one batch read): the admin tag list. */
+export async function tagReviews(tags: string[]): Promise<Map<string, TrendReview>> {
+  const found = await batchGet([...new Set(tags)].map((tag) => keys.trendHidden('tag', tag)), reviewItem);
+  const out = new Map<string, TrendReview>();
+  for (const item of found.values()) {
+    const review = toReview(item);
+    if (review) out.set(review.value, review);
+  }
+  return out;
+}
+
+export type ReviewChanges = { trendable?: boolean; usable?: boolean; listable?: boolean; displayName?: string };
+
+/**
+ * Records a moderator's decision on an item (`keyValue`: a status id, a link's URL hash, a tag, a domain), its
+ * review time now: Mastodon's approve, reject and tag update. Answers the review as it now stands.
+ */
+export async function reviewTrend(kind: HiddenTrendKind, keyValue: string, label: string, changes: ReviewChanges, at: Date = new Date()): Promise<TrendReview> {
+  const set: Record<string, unknown> = { label, reviewedAt: at.toISOString(), ...changes };
+  if (kind === 'status') set.expiresAt = Math.floor(at.getTime() / 1000) + STATUS_REVIEW_RETENTION;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts = Object.entries(set).filter(([, v]) => v !== undefined).map(([name, value], i) => {
+    names[`#a${i}`] = name;
+    values[`:v${i}`] = value;
+    return `#a${i} = :v${i}`;
+  });
+  // A new decision replaces the operator's old `trends hide` mark with itself.
+  const item = await updateItem(
+    {
+      Key: keys.trendHidden(kind, kind === 'status' ? padId(keyValue) : keyValue),
+      UpdateExpression: `SET ${parts.join(', ')}${changes.trendable !== undefined ? ' REMOVE hiddenAt' : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+    reviewItem,
+  );
+  keptReviews.forget();
+  const review = item && toReview(item);
+  if (!review) throw new Error(`trends: the review of ${kind} ${keyValue} was not stored`);
+  return review;
+}
+
+/** Keeps an item out of trends (a rejection); `value` is a status id, a URL or a normalized tag. Answers false when it was rejected already. */
+export async function hideTrend(kind: HiddenTrendKind, value: string): Promise<boolean> {
+  const at = nowIso();
+  const stored = await updateItem(
+    {
+      Key: keys.trendHidden(kind, hiddenValue(kind, value)),
+      UpdateExpression: 'SET label = :label, trendable = :f, hiddenAt = :at, reviewedAt = :at',
+      ConditionExpression: 'NOT (trendable = :f) AND (attribute_not_exists(hiddenAt) OR trendable = :t)',
+      ExpressionAttributeValues: { ':label': value, ':f': false, ':t': true, ':at': at },
+    },
+    reviewItem,
+  );
+  return stored !== undefined;
+}
+
+/** Forgets a rejection: the item follows trendable_by_default again. Answers false when it was not rejected. */
 export async function unhideTrend(kind: HiddenTrendKind, value: string): Promise<boolean> {
-  const removed = await deleteItem(keys.trendHidden(kind, hiddenValue(kind, value)), hiddenItem, { ConditionExpression: 'attribute_exists(PK)' });
+  const removed = await updateItem(
+    {
+      Key: keys.trendHidden(kind, hiddenValue(kind, value)),
+      UpdateExpression: 'REMOVE trendable, hiddenAt, reviewedAt',
+      ConditionExpression: 'trendable = :f OR (attribute_exists(hiddenAt) AND attribute_not_exists(trendable))',
+      ExpressionAttributeValues: { ':f': false },
+    },
+    reviewItem,
+  );
   return removed !== undefined;
 }
 
-/** One hidden item: its kind, its key value (status id, URL hash, tag) and what the operator named (the id, URL or tag). */
+/** One rejected item: its kind, its key value (status id, URL hash, tag, domain) and what the operator named. */
 export type HiddenTrend = { kind: HiddenTrendKind; value: string; label: string };
 
-const hiddenKinds: readonly string[] = ['status', 'link', 'tag'] satisfies HiddenTrendKind[];
-const isHiddenKind = (kind: string): kind is HiddenTrendKind => hiddenKinds.includes(kind);
-
-/** Every hidden item (one Query: the operator hides few). */
+/** Every rejected item (one Query). */
 export async function hiddenTrendList(): Promise<HiddenTrend[]> {
-  const items = await queryAll(
-    { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.trendsHiddenPartition() } },
-    hiddenItem,
-  );
-  return items.flatMap((item) => {
-    const at = item.SK.indexOf('#');
-    const kind = item.SK.slice(0, at);
-    const raw = item.SK.slice(at + 1);
-    if (!isHiddenKind(kind)) return [];
-    // Status ids are padded in the key, unpadded everywhere else.
-    return [{ kind, value: kind === 'status' ? BigInt(raw).toString() : raw, label: item.label }];
-  });
+  return (await trendReviewList()).filter((r) => r.trendable === false).map(({ kind, value, label }) => ({ kind, value, label }));
 }
 
-/** Everything hidden, by kind (one Query). */
+/** Everything rejected, by kind (one Query). */
 export async function hiddenTrends(): Promise<HiddenTrends> {
-  const out: HiddenTrends = { status: new Set(), link: new Set(), tag: new Set() };
+  const out: HiddenTrends = { status: new Set(), link: new Set(), tag: new Set(), publisher: new Set() };
   for (const item of await hiddenTrendList()) out[item.kind].add(item.value);
   return out;
+}
+
+// ---- ids: Mastodon numbers its preview cards and providers; ours are derived from what keys them ----
+
+/** A decimal id of at most 63 bits derived from a hex digest: the same thing always has the same id, with no read. */
+export const idOfDigest = (hex: string): string => (BigInt(`0x${hex.slice(0, 16)}`) >> 1n).toString();
+/** A trending link's id (the admin API's), from its URL hash. */
+export const linkIdOf = (hash: string): string => idOfDigest(hash);
+/** A publisher's host: the link's host name, lower-cased, without `www.` (Mastodon's PreviewCardProvider domain). */
+export const publisherDomainOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '') || undefined;
+  } catch {
+    return undefined;
+  }
+};
+export const publisherIdOf = (domain: string): string => idOfDigest(sha256(`publisher:${domain}`));
+
+// ---- publishers ----
+
+export const publisherItem = z.object({
+  id: z.string(),
+  domain: z.string(),
+  trendable: z.boolean().nullable().default(null),
+  reviewedAt: z.string().nullable().default(null),
+  requestedReviewAt: z.string().nullable().default(null),
+});
+export type Publisher = z.infer<typeof publisherItem>;
+
+/** Written with a link's first entry into a day's candidates (no condition: whichever link comes first names it). */
+const publisherSeen = (domain: string, at: string): TransactItem => ({
+  Update: {
+    Key: keys.trendPublisher(publisherIdOf(domain)),
+    UpdateExpression: 'SET #domain = :domain, id = :id, requestedReviewAt = if_not_exists(requestedReviewAt, :at)',
+    ExpressionAttributeNames: { '#domain': 'domain' },
+    ExpressionAttributeValues: { ':domain': domain, ':id': publisherIdOf(domain), ':at': at },
+  },
+});
+
+/** A page of publishers, newest id first (one Query). */
+export const publishersPage = (page: Page): Promise<Publisher[]> =>
+  queryIdRange({ partitionAttr: 'PK', sortAttr: 'SK', partition: keys.trendPublishersPartition() }, page, publisherItem);
+
+export const publisherById = (id: string): Promise<Publisher | undefined> => getItem(keys.trendPublisher(id), publisherItem);
+
+/** Approves or rejects a publisher: its own item and its review (read by every link trends read), in one transaction. */
+export async function reviewPublisher(publisher: Publisher, trendable: boolean, at: Date = new Date()): Promise<Publisher | undefined> {
+  const reviewedAt = at.toISOString();
+  const done = await transact([
+    {
+      Update: {
+        Key: keys.trendPublisher(publisher.id),
+        UpdateExpression: 'SET trendable = :t, reviewedAt = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':t': trendable, ':at': reviewedAt },
+      },
+    },
+    {
+      Update: {
+        Key: keys.trendHidden('publisher', publisher.domain),
+        UpdateExpression: 'SET label = :d, trendable = :t, reviewedAt = :at REMOVE hiddenAt',
+        ExpressionAttributeValues: { ':d': publisher.domain, ':t': trendable, ':at': reviewedAt },
+      },
+    },
+  ]);
+  return done.ok ? { ...publisher, trendable, reviewedAt } : undefined;
 }

@@ -4,6 +4,7 @@
 // (`readNote`); what it names here (the replied-to status, the mentioned
 // accounts) is looked up next; one transaction stores it (lib/db/status_writes.ts
 // writeRemoteStatus); the same queues as posting deliver it.
+import { countServerStatus } from '../db/daily_stats';
 import type { Account } from '../db/accounts';
 import type { RemoteEmoji } from '../db/emojis';
 import type { Media } from '../db/media';
@@ -379,6 +380,7 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
     return winner === 'gone' ? undefined : winner;
   }
   log.info('remote status stored', { statusId: status.id, uri: status.uri, authorId: author.id });
+  if (author.domain) await countServerStatus(author.domain, read.createdAt);
   // Copies of its files are made off this path (./remote_media.ts); their own URLs show until then.
   await requestAttachmentCopies(media);
   await indexStored(status);

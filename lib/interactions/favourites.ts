@@ -8,6 +8,7 @@ import { notFound } from '../errors';
 import { isId } from '../ids';
 import { sendLike, sendUndoLike } from '../federation/send_interactions';
 import { enqueue } from '../queue';
+import { countDaily } from '../db/daily_stats';
 import { countInteraction } from '../trends';
 import { currentStatus, interactionTarget } from './target';
 
@@ -16,7 +17,7 @@ export async function favourite(viewer: Account, id: string): Promise<Status> {
   const { shown, target } = await interactionTarget(id, viewer);
   const outcome = await addFavourite(viewer, target.id);
   if (outcome === 'gone') throw notFound();
-  if (outcome === 'changed') await countInteraction(target, 'favourite', viewer.id);
+  if (outcome === 'changed') await Promise.all([countInteraction(target, 'favourite', viewer.id), countDaily('interactions')]);
   if (outcome === 'changed' && target.accountId !== viewer.id) {
     await enqueue('notify', { type: 'favourite', accountId: target.accountId, fromAccountId: viewer.id, statusId: target.id });
   }

@@ -9,6 +9,7 @@ import { isId, newId } from '../ids';
 import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
 import { mayReblog, reblogKeepsVisibility, viewableStatus } from '../policy';
+import { countDaily } from '../db/daily_stats';
 import { countInteraction } from '../trends';
 import { log } from '../log';
 import { distributionDueAt, enqueueDistribution, redriveIfOwed } from '../timelines/fanout_owed';
@@ -56,7 +57,7 @@ export async function reblog(viewer: Account, id: string, requested?: ReblogVisi
   }
   // The reblog stands if the queue refuses it: its owed record has the sweeper re-drive it (lib/timelines/fanout_owed.ts).
   await enqueueDistribution(status.id).catch((err: unknown) => log.error('enqueue after reblogging failed; the sweeper re-drives it', { reblogId: status.id, err }));
-  await countInteraction(original, 'reblog', viewer.id);
+  await Promise.all([countInteraction(original, 'reblog', viewer.id), countDaily('interactions')]);
   if (original.accountId !== viewer.id) {
     // As posting's side effects: the reblog stands if the queue refuses this (the notification is then lost).
     await enqueue('notify', { type: 'reblog', accountId: original.accountId, fromAccountId: viewer.id, statusId: original.id }).catch((err: unknown) =>

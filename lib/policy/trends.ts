@@ -2,8 +2,10 @@
 // Trends::Statuses#eligible? and Trends::Links#register): trends are a public
 // place, so only public statuses without a content warning, not marked
 // sensitive, not replies, by authors who opted into discovery and whose server
-// the operator has not silenced. Mastodon's language and review rules are left
-// out: this server has no review queue and no per-language trends.
+// the operator has not silenced. What shows publicly is also a moderator's call
+// (Mastodon's review queue): an item approved shows, one rejected never does, one
+// nobody reviewed shows only when the instance's trendable_by_default is on.
+// Mastodon's per-language trends are left out.
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
 import { timeOfId } from '../ids';
@@ -41,3 +43,16 @@ export const replyCountsTowardTrends = (reply: Pick<Status, 'visibility' | 'inRe
  */
 export const linkShareMayCount = async (status: Status, author: Pick<Account, 'domain'>): Promise<boolean> =>
   isPublic(status) && status.spoilerText.trim() === '' && !status.sensitive && (await severityOf(author.domain)) === undefined;
+
+/**
+ * Mastodon's trendable?: the first decision taken, from the most particular (the item itself) to the most general
+ * (a link's publisher), else the instance's trendable_by_default. `decisions`: true approved, false rejected,
+ * null or undefined nobody decided.
+ */
+export const reviewAllows = (decisions: (boolean | null | undefined)[], trendableByDefault: boolean): boolean => {
+  for (const decision of decisions) if (typeof decision === 'boolean') return decision;
+  return trendableByDefault;
+};
+
+/** Mastodon's requires_review?: nobody decided on the item (nor on a link's publisher). */
+export const requiresReview = (decisions: (boolean | null | undefined)[]): boolean => decisions.every((d) => typeof d !== 'boolean');

@@ -2,17 +2,13 @@
 // a week of usage history, and `following` only when a user asks (REST::TagSerializer leaves it out for
 // anonymous requests). Shared by trends, search, featured tag suggestions and the followed-tag endpoints.
 import { config } from '../config';
-import { sha256 } from '../crypto';
+import { tagIdOf } from '../db/tags';
 
 /** One day of a tag's usage, numbers as strings (Mastodon's TagHistory). */
 export type History = { day: string; uses: string; accounts: string }[];
 
-/**
- * A tag's id. Tags here have no row of their own to number, so the id is derived from the normalised name
- * (the first 63 bits of its SHA-256, in decimal like every Mastodon id): the same tag has the same id in every
- * answer, with no read.
- */
-export const tagId = (tag: string): string => (BigInt(`0x${sha256(tag).slice(0, 16)}`) >> 1n).toString();
+/** A tag's id (derived from its normalised name: lib/db/tags.ts). */
+export const tagId = tagIdOf;
 
 export type RenderedTag = { id: string; name: string; url: string; history: History; following?: boolean };
 

@@ -5,6 +5,7 @@
 // to its server as a Flag from the instance actor (lib/federation/send_moderation.ts).
 import type { Account } from '../db/accounts';
 import { instanceSettings } from '../db/instance';
+import { countDaily, countNamed } from '../db/daily_stats';
 import { putReport, type Report, type ReportCategory } from '../db/reports';
 import { statusesByIds, type Status } from '../db/statuses';
 import { nowIso } from '../db/table';
@@ -82,8 +83,12 @@ export async function fileReport(reporter: Account, request: ReportRequest): Pro
     createdAt: nowIso(),
   };
   await putReport(report);
-  // The moderators are told (admin.report, and an e-mail), off the request path.
-  await queueStaffNotice({ notice: 'admin.report', reportId: report.id });
+  // The moderators are told (admin.report, and an e-mail), off the request path; the dashboard counts it.
+  await Promise.all([
+    queueStaffNotice({ notice: 'admin.report', reportId: report.id }),
+    countDaily('openedReports'),
+    target.domain ? countNamed('report', target.domain.toLowerCase()) : undefined,
+  ]);
   if (forward) await sendFlag(report, target, statuses.flatMap((s) => s.uri ?? []));
   return { report, target };
 }

@@ -5,6 +5,7 @@
 // Its comment is plain text, capped as Mastodon caps it. One report per account
 // named, stored once per (Flag, account) however often the Flag is delivered.
 import type { Account } from '../db/accounts';
+import { countDaily } from '../db/daily_stats';
 import { putReceivedReport, type Report } from '../db/reports';
 import type { Status } from '../db/statuses';
 import { nowIso } from '../db/table';
@@ -39,6 +40,6 @@ export async function receiveReport(reporter: Account, target: Account, statuses
   };
   const stored = await putReceivedReport(report);
   // The moderators are told of it once: a redelivered Flag stores nothing and tells nobody again.
-  if (stored) await queueStaffNotice({ notice: 'admin.report', reportId: report.id });
+  if (stored) await Promise.all([queueStaffNotice({ notice: 'admin.report', reportId: report.id }), countDaily('openedReports')]);
   return stored;
 }

@@ -10,6 +10,7 @@
 import type { Account } from '../db/accounts';
 import { searchWords, statusesHavingWords, statusIdsByWord, tagNamesByPrefix } from '../db/search';
 import { statusesByIds, type Status } from '../db/statuses';
+import { recentUnlistedTags } from '../db/trends';
 import type { Item } from '../db/table';
 import { hiddenFor, visibleTo, type Hidden } from '../policy';
 import { tagsWithHistory } from '../tags/trends';
@@ -80,10 +81,15 @@ export function tagPrefix(q: string): string | undefined {
   return /^[\p{L}\p{N}_\p{M}·]+$/u.test(t) && t.length <= 100 ? t : undefined;
 }
 
+/** Names read beyond the page, so that a few unlistable tags do not shorten it. */
+const UNLISTED_SLACK = 5;
+
 export async function searchHashtags(input: { q: string; limit: number; offset: number }): Promise<string[]> {
   const prefix = tagPrefix(input.q);
   if (prefix === undefined || input.limit < 1) return [];
-  const names = await tagNamesByPrefix(prefix, input.offset + input.limit);
+  const [found, unlisted] = await Promise.all([tagNamesByPrefix(prefix, input.offset + input.limit + UNLISTED_SLACK), recentUnlistedTags()]);
+  // Tags moderators made unlistable are not suggested (Mastodon's Tag.search_for excludes them).
+  const names = found.filter((n) => !unlisted.has(n));
   // The exact tag first, then alphabetical.
   const exact = names.filter((n) => n === prefix);
   return [...exact, ...names.filter((n) => n !== prefix)].slice(input.offset, input.offset + input.limit);

@@ -12,7 +12,9 @@ import { resolveHandles } from '../federation/mentions';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
+import { countDaily } from '../db/daily_stats';
 import { searchIndexRecords } from '../db/search';
+import { recentUnusableTags } from '../db/trends';
 import { writeNewStatus } from '../db/status_writes';
 import { recordDirectStatus } from '../conversations';
 import { nowIso } from '../db/table';
@@ -35,6 +37,7 @@ import {
   statusLength,
   statusToHtml,
   tagsOf,
+  withoutHashtags,
   type ParsedText,
   type ResolvedMention,
 } from '../text/status';
@@ -89,6 +92,9 @@ export const newPoll = (statusId: string, accountId: string, checked: CheckedPol
 });
 
 /** Rules 1-4 of the spec, the length limit and Mastodon's poll and media limits; nothing is read or written. */
+/** The text without the hashtags moderators made unusable (lib/text withoutHashtags). */
+export const usableText = async (parsed: ParsedText): Promise<ParsedText> => withoutHashtags(parsed, await recentUnusableTags());
+
 export function checkRules(input: NewStatus): Checked {
   const text = input.status ?? '';
   const hasPoll = input.poll !== undefined && (input.poll.options !== undefined || input.poll.expiresIn !== undefined);
@@ -186,8 +192,10 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     const existing = await existingStatus(author.id, keyHash);
     if (existing) return retried(existing);
   }
-  const { poll: pollInput, text: parsed } = checkRules(input);
-  await checkMedia(author, input.mediaIds, publish.scheduled?.id);
+  const checked = checkRules(input);
+  const pollInput = checked.poll;
+  // Hashtags moderators made unusable stay plain text (Mastodon's usable=false): read through a memo, no call per post.
+  const [parsed] = await Promise.all([usableText(checked.text), checkMedia(author, input.mediaIds, publish.scheduled?.id)]);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
 
@@ -253,6 +261,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   // The conversation is recorded before the fan-out and notifications that may read it.
   await recordConversation(status);
   await afterPosting(status);
+  // A reply to another account is an interaction (the dashboard's measure, as favourites and reblogs).
+  if (parent && parent.accountId !== author.id) await countDaily('interactions');
   return { status, created: true };
 }
 

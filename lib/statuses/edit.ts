@@ -18,7 +18,7 @@ import { log } from '../log';
 import { listedInPublicTimelines, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
 import { mentionedAccounts, statusToHtml, tagsOf } from '../text/status';
-import { checkMedia, checkRules, newPoll, resolveMentions, type NewStatus } from './create';
+import { checkMedia, checkRules, newPoll, resolveMentions, usableText, type NewStatus } from './create';
 import { versionOf } from './history';
 
 /**
@@ -66,7 +66,8 @@ export async function editStatus(author: Account, statusId: string, changes: Sta
   if (!before || before.accountId !== author.id || before.reblogOfId || before.uri) throw notFound();
   const { mediaIds, spoilerText } = changes;
   const text = changes.status ?? '';
-  const checked = checkRules({ status: text, spoilerText, mediaIds, language: changes.language, poll: changes.poll });
+  const rules = checkRules({ status: text, spoilerText, mediaIds, language: changes.language, poll: changes.poll });
+  const checked = { ...rules, text: await usableText(rules.text) };
   if (changes.mediaAttributes?.some((a) => !mediaIds.includes(a.id))) throw invalid('media_attributes must name attachments of the status');
   await checkMedia(author, mediaIds, before.id);
   const oldPoll = before.pollId ? await pollById(before.pollId, true) : undefined;

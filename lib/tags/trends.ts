@@ -7,8 +7,12 @@
 // A tag's score is max(score(today), score(yesterday) / 2), so a tag does not
 // vanish at midnight UTC (Mastodon decays its scores the same way). Tags
 // scoring 0 are not trending; ties go to more uses this week, then the name.
+// The public list shows those their review allows (lib/policy/trends.ts reviewAllows:
+// approved, or unreviewed while trendable_by_default is on); moderators see them all.
 import { pastWeek, tagHistories, tagsUsedOn, type TagDay } from '../db/tags';
-import { hiddenTrends } from '../db/trends';
+import { recentInstanceSettings } from '../db/instance';
+import { trendReviews, type TrendReview } from '../db/trends';
+import { reviewAllows } from '../policy/trends';
 import { renderTag, type History, type RenderedTag } from '../render/tag';
 
 export type { History };
@@ -38,23 +42,42 @@ export function trendScore(tag: string, days: string[], byDay: Map<string, Map<s
   return Math.max(dayScore(tag, 0, days, byDay), dayScore(tag, 1, days, byDay) / 2);
 }
 
-/** Trending tags with a week of history; reads the 7 day partitions (plus the day before the week, for yesterday's baseline). */
-export async function trendingTags(limit: number, now: Date = new Date()): Promise<RenderedTag[]> {
+/** A tag scoring now, with its review (moderators see them all). */
+export type RankedTag = { tag: string; name: string; score: number; uses: number; review: TrendReview | undefined; allowed: boolean };
+
+/**
+ * Every tag scoring above 0 today, best first, with its review and the week of history it was scored on;
+ * reads the 7 day partitions (plus the day before the week, for yesterday's baseline) and the reviews.
+ */
+export async function rankTags(now: Date = new Date()): Promise<{ ranked: RankedTag[]; week: string[]; byDay: Map<string, Map<string, TagDay>> }> {
   const week = pastWeek(now);
   const scoreDays = [...week, ...pastWeek(new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000)).slice(0, 1)];
-  // Tags the operator hid (`npm run admin -- trends hide tag <name>`) never trend.
-  const [byDay, hidden] = await Promise.all([tagsUsedOn(scoreDays), hiddenTrends()]);
+  const [byDay, reviews, settings] = await Promise.all([tagsUsedOn(scoreDays), trendReviews(), recentInstanceSettings()]);
   const today = byDay.get(week[0] ?? '') ?? new Map<string, TagDay>();
   const yesterday = byDay.get(week[1] ?? '') ?? new Map<string, TagDay>();
   const candidates = new Map<string, string>();
   for (const d of [...yesterday.values(), ...today.values()]) candidates.set(d.tag, d.name);
   const uses = (tag: string) => week.reduce((sum, day) => sum + (byDay.get(day)?.get(tag)?.uses ?? 0), 0);
-  return [...candidates.keys()]
-    .map((tag) => ({ tag, score: trendScore(tag, scoreDays, byDay), uses: uses(tag) }))
-    .filter((t) => t.score > 0 && !hidden.tag.has(t.tag))
-    .sort((a, b) => b.score - a.score || b.uses - a.uses || a.tag.localeCompare(b.tag))
+  const ranked = [...candidates.keys()]
+    .map((tag) => {
+      const review = reviews.tag.get(tag);
+      return { tag, name: review?.displayName ?? candidates.get(tag) ?? tag, score: trendScore(tag, scoreDays, byDay), uses: uses(tag), review, allowed: reviewAllows([review?.trendable], settings.trendableByDefault) };
+    })
+    .filter((t) => t.score > 0)
+    .sort((a, b) => b.score - a.score || b.uses - a.uses || a.tag.localeCompare(b.tag));
+  return { ranked, week, byDay };
+}
+
+/**
+ * Trending tags the public sees, with a week of history: those their review allows (approved, or
+ * unreviewed while trendable_by_default is on; the operator's `trends hide` is a rejection).
+ */
+export async function trendingTags(limit: number, now: Date = new Date()): Promise<RenderedTag[]> {
+  const { ranked, week, byDay } = await rankTags(now);
+  return ranked
+    .filter((t) => t.allowed)
     .slice(0, limit)
-    .map((t) => renderTag({ tag: t.tag, name: candidates.get(t.tag) ?? t.tag }, historyOf(t.tag, week, byDay)));
+    .map((t) => renderTag({ tag: t.tag, name: t.name }, historyOf(t.tag, week, byDay)));
 }
 
 /** Tags (normalized, with their names) rendered with a week of history (one batch read). */

@@ -217,3 +217,14 @@ export function statusToHtml({ text, shown: { start, end, entities } }: ParsedTe
     .map((paragraph) => `<p>${paragraph.replace(/\n/g, '<br />')}</p>`)
     .join('');
 }
+
+/**
+ * The text without the hashtags of `unusable` (normalised tags moderators made unusable, Mastodon's usable=false):
+ * they stay plain text, neither linked nor recorded as the status's tags.
+ */
+export function withoutHashtags(parsed: ParsedText, unusable: ReadonlySet<string>): ParsedText {
+  if (unusable.size === 0) return parsed;
+  const keep = (e: Entity) => e.kind !== 'hashtag' || !unusable.has(normalizeTag(e.tag));
+  if (parsed.entities.every(keep) && parsed.shown.entities.every(keep)) return parsed;
+  return { text: parsed.text, entities: parsed.entities.filter(keep), shown: { ...parsed.shown, entities: parsed.shown.entities.filter(keep) } };
+}

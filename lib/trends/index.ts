@@ -22,8 +22,14 @@
 // account once per status whatever it does (a marker, in the same transaction as the
 // score: retries, unfavourite and favourite again add nothing). A link counts the
 // distinct accounts sharing it in public statuses. Unlike Mastodon, nothing decays
-// from the status's creation and there is no review queue: the operator hides what
-// must not trend (`npm run admin -- trends hide ...`), and hidden items never show.
+// from the status's creation.
+//
+// Review (Mastodon's): every candidate is ranked, and moderators see them all
+// (GET /api/v1/admin/trends/*); the public lists show what lib/policy/trends.ts
+// reviewAllows: approved items, and unreviewed ones only while the instance's
+// trendable_by_default is on; a rejected item (or the operator's `trends hide`)
+// never. The decisions come from the one Query of the reviews partition the
+// ranking makes anyway, the setting from the memo of the instance settings.
 import { accountById, type Account } from '../db/accounts';
 import { cardsByUrls, type PreviewCard } from '../db/cards';
 import { statusById, statusesByIds, type Status } from '../db/statuses';
@@ -31,8 +37,11 @@ import {
   addLinkStatus,
   countLinkShareOn,
   countStatusInteraction,
-  hiddenTrends,
   linkHistories,
+  linkIdOf,
+  publisherDomainOf,
+  trendReviews,
+  type TrendReviews,
   linkTrendState,
   linkTrendDays,
   midnightOf,
@@ -40,9 +49,19 @@ import {
   trendDayOf,
   type StatusTrendDay,
 } from '../db/trends';
+import { recentInstanceSettings } from '../db/instance';
 import { log } from '../log';
 import { hiddenFor, hidesAccount, visibleTo } from '../policy';
-import { authorMayTrend, interactionMayCount, linkShareMayCount, replyCountsTowardTrends, statusMayTrend, youngEnoughToTrend } from '../policy/trends';
+import {
+  authorMayTrend,
+  interactionMayCount,
+  linkShareMayCount,
+  replyCountsTowardTrends,
+  requiresReview,
+  reviewAllows,
+  statusMayTrend,
+  youngEnoughToTrend,
+} from '../policy/trends';
 
 export type TrendInteraction = 'favourite' | 'reblog' | 'reply';
 
@@ -113,17 +132,49 @@ export async function countLinkShare(url: string, status: Status, at: Date = new
 
 // ---- ranking ----
 
-export type RankedStatus = { statusId: string; accountId: string; domain: string | null; score: number; accounts: number; hidden: boolean };
-export type RankedLink = { hash: string; url: string; score: number; accounts: number; uses: number; hidden: boolean };
+/** What moderators decided on a candidate, and what follows for the public lists. */
+export type Reviewed = {
+  /** A rejection (the operator's `trends hide` included). */
+  hidden: boolean;
+  /** Shown publicly: approved, or unreviewed while trendable_by_default is on. */
+  allowed: boolean;
+  requiresReview: boolean;
+};
+export type RankedStatus = { statusId: string; accountId: string; domain: string | null; score: number; accounts: number } & Reviewed;
+export type RankedLink = { hash: string; id: string; url: string; score: number; accounts: number; uses: number } & Reviewed;
 
 const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
 
+/** The decisions and the setting every ranking reads: one Query and a memo. */
+const reviewState = async (): Promise<{ reviews: TrendReviews; byDefault: boolean }> => {
+  const [reviews, settings] = await Promise.all([trendReviews(), recentInstanceSettings()]);
+  return { reviews, byDefault: settings.trendableByDefault };
+};
+
+const reviewed = (decisions: (boolean | null | undefined)[], byDefault: boolean): Reviewed => ({
+  hidden: decisions[0] === false,
+  allowed: reviewAllows(decisions, byDefault),
+  requiresReview: requiresReview(decisions),
+});
+
+/** A publisher's decision for a link's host: its own, else its parent domain's (Mastodon's matching_domain). */
+const publisherDecision = (reviews: TrendReviews, url: string): boolean | null => {
+  const domain = publisherDomainOf(url);
+  if (!domain) return null;
+  const labels = domain.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const decision = reviews.publisher.get(labels.slice(i).join('.'))?.trendable;
+    if (typeof decision === 'boolean') return decision;
+  }
+  return null;
+};
+
 /**
- * Every status candidate of today and yesterday with its score at `now`, best first, hidden ones
- * marked (the operator's list shows them): below MIN_ACCOUNTS or older than two days left out.
+ * Every status candidate of today and yesterday with its score at `now`, best first, with its review
+ * (moderators' lists show them all): below MIN_ACCOUNTS or older than two days left out.
  */
 export async function rankStatuses(now: Date = new Date()): Promise<RankedStatus[]> {
-  const [byDay, hidden] = await Promise.all([statusTrendDays(rankedDays(now)), hiddenTrends()]);
+  const [byDay, { reviews, byDefault }] = await Promise.all([statusTrendDays(rankedDays(now)), reviewState()]);
   const merged = new Map<string, { item: StatusTrendDay; score: number; accounts: number }>();
   for (const [day, items] of byDay) {
     for (const item of items) {
@@ -135,33 +186,36 @@ export async function rankStatuses(now: Date = new Date()): Promise<RankedStatus
   }
   return [...merged.values()]
     .filter((e) => e.accounts >= MIN_ACCOUNTS && youngEnoughToTrend(e.item.statusId, now))
-    .map((e) => ({ ...e.item, score: e.score, accounts: e.accounts, hidden: hidden.status.has(e.item.statusId) }))
+    .map((e) => ({ ...e.item, score: e.score, accounts: e.accounts, ...reviewed([reviews.status.get(e.item.statusId)?.trendable], byDefault) }))
     .sort((a, b) => byScore(a, b) || (BigInt(b.statusId) > BigInt(a.statusId) ? 1 : -1));
 }
 
-/** Every link candidate of today and yesterday with its score at `now`, best first, hidden ones marked. */
+/** Every link candidate of today and yesterday with its score at `now`, best first, with its review. */
 export async function rankLinks(now: Date = new Date()): Promise<RankedLink[]> {
-  const [byDay, hidden] = await Promise.all([linkTrendDays(rankedDays(now)), hiddenTrends()]);
-  const merged = new Map<string, RankedLink>();
+  const [byDay, { reviews, byDefault }] = await Promise.all([linkTrendDays(rankedDays(now)), reviewState()]);
+  const merged = new Map<string, Omit<RankedLink, keyof Reviewed>>();
   for (const [day, items] of byDay) {
     for (const item of items) {
-      const entry = merged.get(item.SK) ?? { hash: item.SK, url: item.url, score: 0, accounts: 0, uses: 0, hidden: hidden.link.has(item.SK) };
+      const entry = merged.get(item.SK) ?? { hash: item.SK, id: linkIdOf(item.SK), url: item.url, score: 0, accounts: 0, uses: 0 };
       entry.score += decayedAt(item.score, day, now);
       entry.accounts += item.accounts;
       entry.uses += item.uses;
       merged.set(item.SK, entry);
     }
   }
-  return [...merged.values()].filter((e) => e.accounts >= MIN_ACCOUNTS).sort((a, b) => byScore(a, b) || a.url.localeCompare(b.url));
+  return [...merged.values()]
+    .filter((e) => e.accounts >= MIN_ACCOUNTS)
+    .map((e) => ({ ...e, ...reviewed([reviews.link.get(e.hash)?.trendable, publisherDecision(reviews, e.url)], byDefault) }))
+    .sort((a, b) => byScore(a, b) || a.url.localeCompare(b.url));
 }
 
 /**
- * Does the link trend now, as rankLinks would list it (enough accounts over today and
- * yesterday, not hidden)? Mastodon's PreviewCardTrend.allowed; one batch read, not a ranking.
+ * Does the link trend publicly now, as trendingLinks would list it (enough accounts over today
+ * and yesterday, allowed by its review)? Mastodon's PreviewCardTrend.allowed; one batch read, not a ranking.
  */
 export async function isTrendingLink(url: string, now: Date = new Date()): Promise<boolean> {
-  const state = await linkTrendState(url, rankedDays(now));
-  return !state.hidden && state.accounts >= MIN_ACCOUNTS;
+  const [state, settings] = await Promise.all([linkTrendState(url, rankedDays(now)), recentInstanceSettings()]);
+  return state.accounts >= MIN_ACCOUNTS && reviewAllows([state.decision, state.publisherDecision], settings.trendableByDefault);
 }
 
 export type TrendPage = { offset: number; limit: number };
@@ -177,7 +231,7 @@ export async function trendingStatuses(viewer: Account | undefined, page: TrendP
   const [ranked, hidden] = await Promise.all([rankStatuses(now), viewer ? hiddenFor(viewer.id) : undefined]);
   const authors = new Set<string>();
   const listed = ranked.filter((r) => {
-    if (r.hidden || authors.has(r.accountId) || (hidden && hidesAccount(hidden, { id: r.accountId, domain: r.domain }))) return false;
+    if (!r.allowed || authors.has(r.accountId) || (hidden && hidesAccount(hidden, { id: r.accountId, domain: r.domain }))) return false;
     authors.add(r.accountId);
     return true;
   });
@@ -192,17 +246,15 @@ export async function trendingStatuses(viewer: Account | undefined, page: TrendP
 }
 
 export type History = { day: string; uses: string; accounts: string }[];
-export type TrendingLink = { card: PreviewCard; history: History };
 
 /** The last HISTORY_DAYS UTC days, today first. */
 const pastDays = (now: Date) => Array.from({ length: HISTORY_DAYS }, (_, i) => trendDayOf(new Date(now.getTime() - i * DAY_MS)));
 
-/**
- * The trending links, `page.limit` from `page.offset`, each with its card and a week of
- * history, and whether more follow. A link whose card is not stored (yet) is left out.
- */
-export async function trendingLinks(page: TrendPage, now: Date = new Date()): Promise<{ links: TrendingLink[]; more: boolean }> {
-  const listed = (await rankLinks(now)).filter((r) => !r.hidden);
+/** A ranked link with its card and its week of history, and its review (what moderators see of it). */
+export type TrendingLink = { card: PreviewCard; history: History; id: string; requiresReview: boolean };
+
+/** The cards and histories of a page cut from `listed`; a link whose card is not stored (yet) is left out. */
+async function linksPage(listed: RankedLink[], page: TrendPage, now: Date): Promise<{ links: TrendingLink[]; more: boolean }> {
   const cut = listed.slice(page.offset, page.offset + page.limit);
   if (cut.length === 0) return { links: [], more: false };
   const days = pastDays(now);
@@ -214,8 +266,42 @@ export async function trendingLinks(page: TrendPage, now: Date = new Date()): Pr
       const counted = histories.get(day)?.get(r.hash);
       return { day: String(midnightOf(day) / 1000), uses: String(counted?.uses ?? 0), accounts: String(counted?.accounts ?? 0) };
     });
-    return [{ card, history }];
+    return [{ card, history, id: r.id, requiresReview: r.requiresReview }];
   });
   return { links, more: listed.length > page.offset + page.limit };
 }
 
+/**
+ * The trending links the public sees (allowed by their review), `page.limit` from `page.offset`, each with
+ * its card and a week of history, and whether more follow.
+ */
+export async function trendingLinks(page: TrendPage, now: Date = new Date()): Promise<{ links: TrendingLink[]; more: boolean }> {
+  return linksPage((await rankLinks(now)).filter((r) => r.allowed), page, now);
+}
+
+/** Every trending link, reviewed or not (GET /api/v1/admin/trends/links): what moderators review. */
+export async function linksForReview(page: TrendPage, now: Date = new Date()): Promise<{ links: TrendingLink[]; more: boolean }> {
+  return linksPage(await rankLinks(now), page, now);
+}
+
+/** One ranked link with its card and history (undefined without a card). */
+export async function linksForOne(ranked: RankedLink, now: Date = new Date()): Promise<TrendingLink | undefined> {
+  return (await linksPage([ranked], { offset: 0, limit: 1 }, now)).links[0];
+}
+
+/** A link trending now, by its admin id (the ranking is the index of what may be reviewed: two Queries). */
+export async function rankedLinkById(id: string, now: Date = new Date()): Promise<RankedLink | undefined> {
+  return (await rankLinks(now)).find((r) => r.id === id);
+}
+
+/** Every trending status, reviewed or not, one per candidate (GET /api/v1/admin/trends/statuses); deleted ones left out. */
+export async function statusesForReview(page: TrendPage, now: Date = new Date()): Promise<{ statuses: { status: Status; requiresReview: boolean }[]; more: boolean }> {
+  const ranked = await rankStatuses(now);
+  const cut = ranked.slice(page.offset, page.offset + page.limit);
+  const found = await statusesByIds(cut.map((r) => r.statusId));
+  const statuses = cut.flatMap((r) => {
+    const status = found.get(r.statusId);
+    return status ? [{ status, requiresReview: r.requiresReview }] : [];
+  });
+  return { statuses, more: ranked.length > page.offset + page.limit };
+}

@@ -1,3 +1,4 @@
+import { updateInstanceSettings } from '../../lib/db/instance';
 import { handler as create } from '../../functions/statuses/create';
 import { handler as trends } from '../../functions/trends/index';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
@@ -15,6 +16,12 @@ import { aStoredStatus, aUser, type UserFixture } from '../support/factories';
 const countTagUses = (status: Status) => recordTagUses(status, tagUseReach(status), tagNamesOf(status));
 
 registerInlineWorker('fanout', fanoutWorker);
+
+// These trends are about counting and ranking, not review: unreviewed items show, as with Mastodon's
+// trendable_by_default on (off by default; the review itself is test/integration/admin-trends.test.ts).
+beforeAll(async () => {
+  await updateInstanceSettings({ trendableByDefault: true });
+});
 
 const DAY = 24 * 60 * 60 * 1000;
 const midnight = (at: Date) => String(Math.floor(Date.parse(`${dayOf(at)}T00:00:00Z`) / 1000));
@@ -39,7 +46,7 @@ describe('hashtag usage counters and GET /api/v1/trends', () => {
     await post(a, 'second #counting post');
     await post(b, 'hello #COUNTING');
     const day = (await tagsUsedOn([today])).get(today);
-    expect(day?.get('counting')).toEqual({ tag: 'counting', name: 'Counting', uses: 3, accounts: 2 });
+    expect(day?.get('counting')).toEqual({ tag: 'counting', name: 'Counting', uses: 3, accounts: 2, servers: 1 });
   });
 
   it('counts nothing for private or direct statuses in trends, and a status only once if the fan-out runs twice', async () => {

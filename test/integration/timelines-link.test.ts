@@ -25,6 +25,12 @@ process.env.EXPOSE_METRICS = '1';
 const ignore = async () => ({ batchItemFailures: [] });
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('cards', cardsWorker);
+
+// These trends are about counting and ranking, not review: unreviewed items show, as with Mastodon's
+// trendable_by_default on (off by default; the review itself is test/integration/admin-trends.test.ts).
+beforeAll(async () => {
+  await updateInstanceSettings({ trendableByDefault: true });
+});
 for (const queue of ['notify', 'deliver', 'push'] as const) registerInlineWorker(queue, ignore);
 
 const pages = useLoopbackPages('links');

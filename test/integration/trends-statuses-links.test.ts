@@ -4,6 +4,7 @@
 // for each viewer (blocks, mutes), and the operator's `trends hide` through the CLI.
 // Every status here has its own author: trends show one status per author (Mastodon's
 // StatusTrend.allowed), so tests that share this file's table do not shadow each other.
+import { recentInstanceSettings, updateInstanceSettings } from '../../lib/db/instance';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as blockHandler } from '../../functions/accounts/block';
 import { handler as muteHandler } from '../../functions/accounts/mute';
@@ -35,6 +36,12 @@ process.env.EXPOSE_METRICS = '1';
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', (event: SQSEvent) => notifyWorker(event));
 collectDeliveries();
+
+// These trends are about counting and ranking, not review: unreviewed items show, as with Mastodon's
+// trendable_by_default on (off by default; the review itself is test/integration/admin-trends.test.ts).
+beforeAll(async () => {
+  await updateInstanceSettings({ trendableByDefault: true });
+});
 
 const HOUR = 60 * 60 * 1000;
 
@@ -265,6 +272,8 @@ describe('trending statuses', () => {
 
   it('cost the same few DynamoDB calls however many statuses trend and however many are shown', async () => {
     const calls = async (query: Record<string, string>, token?: string) => {
+      // The instance settings (trendable_by_default) come from the container's memo, read once per 30 s: kept fresh here.
+      await recentInstanceSettings();
       const res = await trending({ token, query });
       expect(res.status).toBe(200);
       return { calls: Number(res.headers['x-db-calls']), shown: (res.body as Shown[]).length };
@@ -391,9 +400,11 @@ describe('trending links', () => {
     await countLinkShare(popular, status);
     await countLinkShare(popular, await aPostedStatus(again.account, { text: popular }));
 
+    // The instance settings (trendable_by_default) come from the container's memo, read once per 30 s: kept fresh here.
+    await recentInstanceSettings();
     const res = await links();
     expect(res.status).toBe(200);
-    // The request's rate-limit counter, hidden items, two day partitions, the page's cards, its week of history
+    // The request's rate-limit counter, the reviews, two day partitions, the page's cards, its week of history
     // (7 keys a link: one BatchGet for up to 14 links).
     expect(res.headers['x-db-calls']).toBe('6');
     const body = res.body as { url: string; title: string; history: { day: string; uses: string; accounts: string }[] }[];
