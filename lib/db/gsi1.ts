@@ -45,3 +45,11 @@ export const notificationRequestsPartition = (accountId: string) => `NOTIF_REQS#
 /** Every report, newest first: the operator's list (GSI1 on the report item). */
 export const report = (id: string) => ({ GSI1PK: 'REPORTS', GSI1SK: padId(id) });
 export const reportsPartition = 'REPORTS';
+
+// ---- moderation: blocks and allows (issue 26, part "blocks": lib/db/sign_up_blocks.ts) ----
+/** Every e-mail domain block by id, for the admin list's Link paging. */
+export const emailDomainBlockById = (id: string) => ({ GSI1PK: 'EMAIL_DOMAIN_BLOCKS_BY_ID', GSI1SK: padId(id) });
+export const emailDomainBlocksByIdPartition = 'EMAIL_DOMAIN_BLOCKS_BY_ID';
+/** Every canonical e-mail block by id, for the admin list's Link paging. */
+export const canonicalEmailBlockById = (id: string) => ({ GSI1PK: 'CANONICAL_EMAIL_BLOCKS_BY_ID', GSI1SK: padId(id) });
+export const canonicalEmailBlocksByIdPartition = 'CANONICAL_EMAIL_BLOCKS_BY_ID';

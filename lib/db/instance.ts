@@ -27,6 +27,11 @@ export const settingsItem = z.object({
   domainBlocksPublic: z.boolean().default(false),
   /** ActivityPub documents only to signed requests of servers not suspended (Mastodon's AUTHORIZED_FETCH). */
   authorizedFetch: z.boolean().default(false),
+  /**
+   * Only the domains the operator allowed (lib/db/domain_allows.ts) federate, and documents are served only to
+   * signed requests of theirs (Mastodon's LIMITED_FEDERATION_MODE, which implies authorized fetch).
+   */
+  limitedFederation: z.boolean().default(false),
   updatedAt: z.string().optional(),
 });
 export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };
