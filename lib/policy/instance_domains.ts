@@ -78,6 +78,9 @@ export const severityOf = async (domain: string | null | undefined): Promise<Exc
 export const rejectsMedia = async (domain: string | null | undefined): Promise<boolean> =>
   (await coveringBlocks(domain)).some((b) => b.rejectMedia || b.severity === 'suspend');
 
+/** Does any block reject media (so that a file's owner is worth reading before it is copied)? */
+export const anyMediaRejected = async (): Promise<boolean> => [...(await blocksByDomain()).values()].some((b) => b.rejectMedia || b.severity === 'suspend');
+
 /** Are reports (Flags) from the domain dropped (a block with reject_reports, or a suspension, covers it)? */
 export const rejectsReports = async (domain: string | null | undefined): Promise<boolean> =>
   (await coveringBlocks(domain)).some((b) => b.rejectReports || b.severity === 'suspend');
