@@ -13,7 +13,6 @@ import {
   allInstanceDomainBlocks,
   allPeers,
   deleteInstanceDomainBlock,
-  domainBlockSeverities,
   instanceDomainBlockOf,
   putInstanceDomainBlock,
   type DomainBlockSeverity,
@@ -71,10 +70,16 @@ async function purgeAll(domain: string): Promise<number> {
   return (await purgeCovered(domain)).accounts;
 }
 
+/**
+ * What the command line blocks with. `noop` (a block only to reject media or reports) is the admin API's: the
+ * command has no flags for those, so a noop block made here would do nothing.
+ */
+const CLI_SEVERITIES: readonly DomainBlockSeverity[] = ['silence', 'suspend'];
+
 function severityOption(value: string | undefined, current: DomainBlockSeverity | undefined): DomainBlockSeverity {
   if (value === undefined) return current ?? 'suspend';
-  const severity = domainBlockSeverities.find((s) => s === value.trim().toLowerCase());
-  if (!severity) throw new AdminError(`--severity must be one of ${domainBlockSeverities.join(', ')}, not ${JSON.stringify(value)}`);
+  const severity = CLI_SEVERITIES.find((s) => s === value.trim().toLowerCase());
+  if (!severity) throw new AdminError(`--severity must be one of ${CLI_SEVERITIES.join(', ')}, not ${JSON.stringify(value)}`);
   return severity;
 }
 
