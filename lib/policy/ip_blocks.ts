@@ -2,12 +2,15 @@
 // `no_access` refuses every request from the range (checked by lib/http for each request, as Mastodon's
 // Rack::Attack blocklist), `sign_up_block` refuses sign-ups, `sign_up_requires_approval` holds them for a
 // moderator. The rules are read whole through lib/memo.ts: a request costs no read of its own most of the time,
-// and a rule made in another container applies within MEMO_TTL_MS. An expired rule applies no more.
+// and a rule made in another container applies within IP_RULES_TTL_MS. An expired rule applies no more.
 import { allIpBlocks, type IpBlock, type IpBlockSeverity } from '../db/sign_up_blocks';
 import { memo } from '../memo';
 import { cidrContains } from '../net';
 
-const recentRules = memo(() => allIpBlocks());
+/** How long a container keeps the rules: every request asks, so one read a minute per container; a change shows within it. */
+export const IP_RULES_TTL_MS = 60_000;
+
+const recentRules = memo(() => allIpBlocks(), { ttlMs: IP_RULES_TTL_MS });
 
 /** Forgets the kept rules (after a change made in this container; tests). */
 export const forgetIpBlocks = (): void => recentRules.forget();

@@ -27,7 +27,7 @@ import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
 import { z } from 'zod';
 import { aBareAccount, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
-import { call, type Answer } from '../support/http';
+import { call, warmContainer, type Answer } from '../support/http';
 import { multipart } from '../support/multipart';
 
 // X-Db-Calls on every answer: the cost of each endpoint is part of what is tested.
@@ -388,6 +388,7 @@ describe('POST /api/v1/accounts/:id/remove_from_followers', () => {
     expect(await homeAuthors(fan.account)).toContain(viewer.account.id);
     expect(await counts(viewer.account)).toEqual({ followers: 1, following: 0 });
 
+    await warmContainer();
     const res = await removeFollower(fan.account.id, viewer.token);
     expect(res.status).toBe(200);
     // Token, account, request counter; the relationship batch, the transaction, the home Query and its BatchWrite.
@@ -409,6 +410,7 @@ describe('POST /api/v1/accounts/:id/remove_from_followers', () => {
     expect(await createFollow(record, { followerInbox: remote.sharedInboxUrl! })).toBe(true);
     expect(await followerInboxesOf(viewer.account.id)).toEqual([{ inbox: 'https://far.example/inbox', followers: 1 }]);
 
+    await warmContainer();
     const res = await removeFollower(remote.id, viewer.token);
     expect(res.status).toBe(200);
     // Token, account, request counter; the relationship batch, the transaction, and what delivery reads.

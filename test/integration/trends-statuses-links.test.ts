@@ -27,7 +27,7 @@ import { registerInlineWorker } from '../../lib/queue';
 import { countInteraction, countLinkShare, MIN_ACCOUNTS, rankLinks, rankStatuses } from '../../lib/trends';
 import { activity, collectDeliveries, receive } from '../support/activities';
 import { aPostedStatus, aRemoteAccount, aStoredStatus, aUser, type UserFixture } from '../support/factories';
-import { call } from '../support/http';
+import { call, warmContainer } from '../support/http';
 
 // X-Db-Calls on every answer: what a trends read costs is part of what is tested.
 process.env.EXPOSE_METRICS = '1';
@@ -391,6 +391,7 @@ describe('trending links', () => {
     await countLinkShare(popular, status);
     await countLinkShare(popular, await aPostedStatus(again.account, { text: popular }));
 
+    await warmContainer();
     const res = await links();
     expect(res.status).toBe(200);
     // The request's rate-limit counter, hidden items, two day partitions, the page's cards, its week of history
