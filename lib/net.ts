@@ -6,6 +6,7 @@
 // what is connected to.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * public: global unicast. loopback: 127/8, ::1. private: RFC 1918 and IPv6 unique-local
@@ -166,4 +167,36 @@ export function checkedLookup(check: (addresses: string[]) => void): LookupFunct
       })
       .catch((err: Error) => callback(err as NodeJS.ErrnoException, '', 0));
   };
+}
+
+// ---- address ranges (the operator's IP rules) ----
+// Parsing, masking and matching of IPv4 and IPv6 ranges is ipaddr.js's (the parser Express's proxy-addr uses):
+// IPv6 has compressed, embedded-IPv4 and mapped forms enough that a second hand-written parser would drift.
+// Node's own isIP decides what is an address at all (ipaddr.js also reads "127.1" or hex octets as IPv4).
+
+/** A range in canonical form (`192.0.2.0/24`, `2001:db8::/32`: masked, compressed), or undefined when it is not one. */
+export function canonicalCidr(input: string): string | undefined {
+  const [address = '', bits, ...rest] = input.trim().split('/');
+  if (rest.length > 0) return undefined;
+  const family = isIP(address);
+  if (family === 0) return undefined;
+  const max = family === 4 ? 32 : 128;
+  if (bits !== undefined && !/^\d{1,3}$/.test(bits)) return undefined;
+  const prefix = bits === undefined ? max : Number(bits);
+  if (prefix > max) return undefined;
+  const bytes = ipaddr.parse(address).toByteArray();
+  const masked = bytes.map((byte, i) => {
+    const keep = Math.max(0, Math.min(8, prefix - i * 8));
+    return byte & ((0xff << (8 - keep)) & 0xff);
+  });
+  return `${ipaddr.fromByteArray(masked).toString()}/${prefix}`;
+}
+
+/** Does the canonical range hold the address (an IPv4-mapped IPv6 address is its IPv4 one)? */
+export function cidrContains(cidr: string, address: string): boolean {
+  const plain = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (isIP(plain) === 0) return false;
+  const [base, bits] = ipaddr.parseCIDR(cidr);
+  const ip = ipaddr.process(plain);
+  return ip.kind() === base.kind() && ip.match(base, bits);
 }

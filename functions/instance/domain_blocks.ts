@@ -4,10 +4,10 @@
 import { http, json } from '../../lib/http';
 import { INSTANCE_CACHE_CONTROL } from '../../lib/instance/info';
 import { publicDomainBlocks } from '../../lib/instance/federation';
-import { renderDomainBlock } from '../../lib/render/domain_block';
+import { isListedPublicly, renderDomainBlock } from '../../lib/render/domain_block';
 
 export async function run() {
-  return json((await publicDomainBlocks()).map(renderDomainBlock), 200, { 'Cache-Control': INSTANCE_CACHE_CONTROL });
+  return json((await publicDomainBlocks()).filter(isListedPublicly).map(renderDomainBlock), 200, { 'Cache-Control': INSTANCE_CACHE_CONTROL });
 }
 
 export const handler = http(run, { auth: 'public' });

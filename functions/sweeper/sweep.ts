@@ -6,6 +6,7 @@ import { requireStage } from '../../lib/config';
 import { log } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
+import { continueDomainPurges } from '../../lib/moderation/domain_blocks';
 import { closeDuePolls } from '../../lib/notifications/polls';
 import { publishDueScheduled } from '../../lib/statuses/scheduled_posting';
 import { redriveOwedDistributions } from '../../lib/timelines/fanout_owed';
@@ -39,10 +40,16 @@ export function sweepTime(event: Partial<ScheduledEvent> | null | undefined, now
 
 export async function run(now: number = Date.now()) {
   // Independent jobs: a failure of one does not hold the other back.
-  const [polls, scheduled, distributions] = await Promise.all([closeDuePolls(now), publishDueScheduled(now), redriveOwedDistributions(now)]);
+  const [polls, scheduled, distributions, purgedAccounts] = await Promise.all([
+    closeDuePolls(now),
+    publishDueScheduled(now),
+    redriveOwedDistributions(now),
+    // Domains suspended through the admin API: a run's worth of their stored accounts removed (lib/moderation/domain_blocks.ts).
+    continueDomainPurges(),
+  ]);
   // After the closing, which marks the polls it closed: their Update(Question) with `closed` goes in this run.
   const pollUpdates = await sendChangedPolls(now);
-  return { polls, scheduled, pollUpdates, distributions };
+  return { polls, scheduled, pollUpdates, distributions, purgedAccounts };
 }
 
 // Without STAGE the function refuses to start, as every entry point (lib/config.ts).

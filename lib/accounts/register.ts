@@ -11,6 +11,8 @@ import { accountByEmail, accountByUsername, confirmationRecord, createLocalAccou
 import { actorKeysRecord, newActorKeyPair } from '../db/actor_keys';
 import type { App } from '../db/apps';
 import { instanceSettings, type InstanceSettings } from '../db/instance';
+import { recordEmailDomainBlockAttempt } from '../db/sign_up_blocks';
+import { signUpVerdict, type SignUpVerdict } from '../policy/sign_up';
 import { countOnInstance } from '../db/stats';
 import { expiresIn, nowIso } from '../db/table';
 import type { Token } from '../db/tokens';
@@ -45,6 +47,8 @@ export type RegistrationOptions = {
   admin?: boolean;
   /** Operator path (CLI): no agreement needed, and closed registrations do not apply. */
   skipRules?: boolean;
+  /** The address the sign-up came from (the operator's IP rules apply to it; none from the CLI). */
+  ip?: string;
 };
 
 export const PASSWORD_MIN = 8;
@@ -117,17 +121,26 @@ export async function registerAccount(
 
   const violations = checkRegistration(input, opts);
   const email = normalizeEmail(input.email);
+  // The operator's sign-up rules (lib/policy/sign_up.ts); the CLI's accounts are the operator's own.
+  const verdict: SignUpVerdict | undefined = opts.skipRules || violations.has('email') ? undefined : await signUpVerdict(email, opts.ip ?? '');
+  // As Mastodon's AppSignUpService: a sign-up from a blocked range is not permitted at all.
+  if (verdict?.ipBlocked) throw forbidden();
+  if (verdict && verdict.emailDomainBlocks.length > 0) {
+    violations.add('email', 'E-mail address', 'ERR_BLOCKED', describe.blocked);
+    await recordRefusedAttempts(verdict, opts.ip ?? '');
+  }
   // The transaction below is the real guard; these reads let one answer name both duplicates.
   const [byUsername, byEmail] = await Promise.all([
     violations.has('username') ? undefined : accountByUsername(input.username),
     violations.has('email') ? undefined : accountByEmail(email),
   ]);
   if (byUsername) taken(violations, 'username');
-  if (byEmail) taken(violations, 'email');
+  // A canonical e-mail block answers as an address in use, as Mastodon's validator words it.
+  if (byEmail || (verdict?.canonicalEmailBlocked && !violations.has('email'))) taken(violations, 'email');
   violations.check({ details: true });
 
   const confirmed = opts.confirmed ?? !settings.requireEmailConfirmation;
-  const approved = opts.approved ?? settings.registrationsMode !== 'approved';
+  const approved = opts.approved ?? (settings.registrationsMode !== 'approved' && !verdict?.requiresApproval);
   const id = newId();
   const confirmationToken = confirmed ? undefined : secretToken();
   // The account is a fediverse actor from its first moment: its key pair is written in the same transaction.
@@ -171,6 +184,16 @@ export async function registerAccount(
   }
   const token = opts.app ? await issueAccessToken(opts.app, created.account.id, opts.scopes ?? opts.app.scopes) : undefined;
   return { account: created.account, token };
+}
+
+/** Counts the refusal in each refusing block's history (Admin::EmailDomainBlock `history`); a failure to count refuses nothing. */
+async function recordRefusedAttempts(verdict: SignUpVerdict, ip: string): Promise<void> {
+  const day = nowIso().slice(0, 10);
+  try {
+    await Promise.all(verdict.emailDomainBlocks.map((b) => recordEmailDomainBlockAttempt(b.id, day, ip)));
+  } catch (err) {
+    log.warn('registration: refused attempt not counted', { err });
+  }
 }
 
 const bounded = z.string({ invalid_type_error: 'must be a string' }).max(10_000, 'is too long (maximum is 10000 characters)');

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'ERR_TAKEN'
   | 'ERR_RESERVED'
   | 'ERR_ACCEPTED'
-  | 'ERR_INCLUSION';
+  | 'ERR_INCLUSION'
+  | 'ERR_BLOCKED';
 
 type Violation = { attribute: string; label: string; code: ErrorCode; description: string };
 
@@ -22,6 +23,7 @@ export const describe = {
   reserved: 'is reserved',
   accepted: 'must be accepted',
   inclusion: 'is not included in the list',
+  blocked: 'uses a disallowed e-mail provider',
   tooLong: (max: number) => `is too long (maximum is ${max} characters)`,
   tooShort: (min: number) => `is too short (minimum is ${min} characters)`,
 };

@@ -60,6 +60,7 @@ Instance settings
       public-preview       on | off
       domain-blocks-public on | off  (GET /api/v1/instance/domain_blocks lists the domain blocks)
       authorized-fetch     on | off  (ActivityPub documents only to signed requests)
+      limited-federation   on | off  (federate only with the domains allowed through /api/v1/admin/domain_allows)
       title, short-description, description, contact-email   text ('' clears the optional ones)
       contact-username     a local username, or none
       languages            ISO 639-1 codes separated by commas, e.g. en,fr

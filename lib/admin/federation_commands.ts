@@ -9,14 +9,10 @@
 // of an actor (lib/inbox/delete.ts): `purgeDomain` does at most a run's worth of
 // it and says whether more remains; the command loops until it is done, and
 // running `domains block` again resumes an interrupted purge.
-import { accountById } from '../db/accounts';
 import {
   allInstanceDomainBlocks,
   allPeers,
-  deleteDomainAccount,
   deleteInstanceDomainBlock,
-  domainAccountIdsPage,
-  domainBlockSeverities,
   instanceDomainBlockOf,
   putInstanceDomainBlock,
   type DomainBlockSeverity,
@@ -27,8 +23,12 @@ import { serverHealthAmong } from '../db/server_health';
 import { isLocalDomain, resolveAcct, saveActorDocument } from '../federation/actors';
 import { FetchFailed, fetchObject } from '../federation/fetch';
 import { normalizeDomain } from '../federation/webfinger';
-import { deleteActor } from '../inbox/delete';
-import { BLOCKS_TTL_MS, coveringDomains, forgetInstanceDomainBlocks } from '../policy/instance_domains';
+import { newId } from '../ids';
+import { purgeCovered } from '../moderation/domain_blocks';
+
+/** Kept here for the CLI's callers and tests: the purge itself lives with the admin API's (lib/moderation/domain_blocks.ts). */
+export { purgeDomain } from '../moderation/domain_blocks';
+import { BLOCKS_TTL_MS, forgetInstanceDomainBlocks } from '../policy/instance_domains';
 import { AdminError } from './commands';
 import { deadLetters, retryDeadLetters } from './dead_letters';
 
@@ -65,59 +65,21 @@ export type BlockOptions = {
 /** How long the second pass of a suspension waits (tests shorten it). */
 export const suspensionSettle = { ms: BLOCKS_TTL_MS + 1_000 };
 
-export type PurgeProgress = { accounts: number; done: boolean };
-
-/** Accounts read per page of a domain's index. */
-const PURGE_PAGE = 25;
-
-/**
- * Removes the accounts stored from `domain` (exactly that domain), each with its statuses and follows both ways:
- * at most `maxAccounts` finished per call, and each account's removal itself bounded (lib/inbox/delete.ts
- * actorDeleteLimits). Answers how many accounts went and whether any remain. An account whose removal stopped
- * at its bound stays indexed, so the next call picks it up again.
- */
-export async function purgeDomain(domain: string, maxAccounts = 50): Promise<PurgeProgress> {
-  let removed = 0;
-  while (removed < maxAccounts) {
-    const { ids } = await domainAccountIdsPage(domain, Math.min(PURGE_PAGE, maxAccounts - removed));
-    if (ids.length === 0) return { accounts: removed, done: true };
-    for (const id of ids) {
-      const account = await accountById(id);
-      if (account && account.domain !== null) {
-        if ((await deleteActor(account)) === 'more') return { accounts: removed, done: false };
-      } else {
-        // The account went another way (a Delete of the actor): only its index item was left.
-        await deleteDomainAccount(domain, id);
-      }
-      removed++;
-    }
-  }
-  return { accounts: removed, done: (await domainAccountIdsPage(domain, 1)).ids.length === 0 };
-}
-
-/** The known domains a block of `domain` covers: itself and its subdomains. */
-async function coveredPeers(domain: string): Promise<string[]> {
-  const peers = await allPeers();
-  return [...new Set([domain, ...peers.filter((p) => coveringDomains(p).includes(domain))])];
-}
-
 /** Purges every known domain the block covers, to the end (the CLI has no time limit). */
 async function purgeAll(domain: string): Promise<number> {
-  let total = 0;
-  for (const peer of await coveredPeers(domain)) {
-    for (;;) {
-      const progress = await purgeDomain(peer);
-      total += progress.accounts;
-      if (progress.done) break;
-    }
-  }
-  return total;
+  return (await purgeCovered(domain)).accounts;
 }
+
+/**
+ * What the command line blocks with. `noop` (a block only to reject media or reports) is the admin API's: the
+ * command has no flags for those, so a noop block made here would do nothing.
+ */
+const CLI_SEVERITIES: readonly DomainBlockSeverity[] = ['silence', 'suspend'];
 
 function severityOption(value: string | undefined, current: DomainBlockSeverity | undefined): DomainBlockSeverity {
   if (value === undefined) return current ?? 'suspend';
-  const severity = domainBlockSeverities.find((s) => s === value.trim().toLowerCase());
-  if (!severity) throw new AdminError(`--severity must be one of ${domainBlockSeverities.join(', ')}, not ${JSON.stringify(value)}`);
+  const severity = CLI_SEVERITIES.find((s) => s === value.trim().toLowerCase());
+  if (!severity) throw new AdminError(`--severity must be one of ${CLI_SEVERITIES.join(', ')}, not ${JSON.stringify(value)}`);
   return severity;
 }
 
@@ -128,8 +90,14 @@ export async function blockDomainCommand(input: string, opts: BlockOptions = {})
   const severity = severityOption(opts.severity, existing?.severity);
   const now = new Date().toISOString();
   const block: InstanceDomainBlock = {
+    id: existing?.id ?? newId(),
     domain,
     severity,
+    rejectMedia: existing?.rejectMedia ?? false,
+    rejectReports: existing?.rejectReports ?? false,
+    obfuscate: existing?.obfuscate ?? false,
+    // The command purges to the end itself: the sweeper has nothing left to do.
+    purgePending: false,
     publicComment: comment(opts.publicComment, '--public-comment') ?? existing?.publicComment ?? '',
     privateComment: comment(opts.privateComment, '--private-comment') ?? existing?.privateComment ?? '',
     createdAt: existing?.createdAt ?? now,
@@ -146,7 +114,7 @@ export async function blockDomainCommand(input: string, opts: BlockOptions = {})
       removed += await purgeAll(domain);
     }
     lines.push(`Removed ${removed} account${removed === 1 ? '' : 's'} stored from ${domain} (with their statuses and follows).`);
-  } else {
+  } else if (severity === 'silence') {
     lines.push(`Statuses from ${domain} stay out of the public timelines; its accounts' mentions notify only their followers.`);
   }
   return lines.join('\n');

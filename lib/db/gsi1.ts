@@ -50,3 +50,10 @@ export const reportsPartition = 'REPORTS';
 /** Every hashtag used here, by its id (GSI1 on the tag's TAGINFO record): the admin tag list, and a tag found by id. */
 export const tagById = (id: string) => ({ GSI1PK: 'TAGIDS', GSI1SK: padId(id) });
 export const tagsByIdPartition = 'TAGIDS';
+// ---- moderation: blocks and allows (issue 26, part "blocks": lib/db/sign_up_blocks.ts) ----
+/** Every e-mail domain block by id, for the admin list's Link paging. */
+export const emailDomainBlockById = (id: string) => ({ GSI1PK: 'EMAIL_DOMAIN_BLOCKS_BY_ID', GSI1SK: padId(id) });
+export const emailDomainBlocksByIdPartition = 'EMAIL_DOMAIN_BLOCKS_BY_ID';
+/** Every canonical e-mail block by id, for the admin list's Link paging. */
+export const canonicalEmailBlockById = (id: string) => ({ GSI1PK: 'CANONICAL_EMAIL_BLOCKS_BY_ID', GSI1SK: padId(id) });
+export const canonicalEmailBlocksByIdPartition = 'CANONICAL_EMAIL_BLOCKS_BY_ID';

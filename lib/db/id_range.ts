@@ -3,6 +3,7 @@
 // as one key condition, newest first (`min_id` reads upward, then turns round).
 // The range itself is lib/paging's; this is the one place it becomes a key condition.
 import type { QueryInput } from '../aws';
+import { padId } from '../ids';
 import { pageRange, type IdRange, type Page } from '../paging';
 import { query, type Item, type Parser } from './table';
 
@@ -86,4 +87,17 @@ export async function queryIdRange<T>(
   } while (start && out.length < page.limit && calls < maxCalls);
   const taken = out.slice(0, page.limit);
   return page.min_id !== undefined ? taken.reverse() : taken;
+}
+
+/**
+ * The page of a list read whole (a partition of a few hundred items, which its readers need whole anyway),
+ * by the same rules as a Query's range: newest first, `min_id` the page immediately newer.
+ */
+export function pageOfWhole<T extends { id: string }>(items: readonly T[], page: Page): T[] {
+  const range = pageRange(page);
+  if (!range || page.limit < 1) return [];
+  const inRange = items
+    .filter((item) => (range.lo === undefined || padId(item.id) >= range.lo) && (range.hi === undefined || padId(item.id) <= range.hi))
+    .sort((a, b) => (padId(a.id) < padId(b.id) ? 1 : -1));
+  return range.ascending ? inRange.slice(-page.limit) : inRange.slice(0, page.limit);
 }

@@ -29,6 +29,11 @@ export const settingsItem = z.object({
   authorizedFetch: z.boolean().default(false),
   /** New tags, links and statuses trend before a moderator reviews them (Mastodon's trendable_by_default, off by default). */
   trendableByDefault: z.boolean().default(false),
+  /**
+   * Only the domains the operator allowed (lib/db/domain_allows.ts) federate, and documents are served only to
+   * signed requests of theirs (Mastodon's LIMITED_FEDERATION_MODE, which implies authorized fetch).
+   */
+  limitedFederation: z.boolean().default(false),
   updatedAt: z.string().optional(),
 });
 export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };

@@ -433,3 +433,17 @@ export const retentionCohort = (frequency: 'day' | 'month', cohort: string): Key
 export const retentionPartition = (frequency: 'day' | 'month') => `RETENTION#${frequency}`;
 /** Marker: a server's statuses used this tag on this day (decides the distinct servers count, tag_servers); expires by TTL. */
 export const tagDayServer = (day: string, tag: string, server: string): Key => ({ PK: `TAGDAYSRV#${day}#${tag}#${server}`, SK: 'M' });
+// ---- moderation: blocks and allows (issue 26, part "blocks": lib/db/domain_allows.ts, lib/db/sign_up_blocks.ts) ----
+/** A domain allowed to federate in limited federation mode (Mastodon's DomainAllow): one partition, read whole. */
+export const domainAllow = (domain: string): Key => ({ PK: 'DOMAIN_ALLOWS', SK: lower(domain) });
+export const domainAllowsPartition = () => 'DOMAIN_ALLOWS';
+/** An e-mail domain refused (or held for approval) at sign-up, by exact domain: a sign-up reads its domain and parents by key. */
+export const emailDomainBlock = (domain: string): Key => ({ PK: 'EMAIL_DOMAIN_BLOCKS', SK: lower(domain) });
+/** Sign-up attempts a block refused on one day (Admin::EmailDomainBlock history): accounts tried, addresses they came from. */
+export const emailDomainBlockDay = (blockId: string, day: string): Key => ({ PK: `EMAIL_DOMAIN_BLOCK_DAYS#${padId(blockId)}`, SK: day });
+export const emailDomainBlockDayIp = (blockId: string, day: string, ip: string): Key => ({ PK: `EMAIL_DOMAIN_BLOCK_DAYS#${padId(blockId)}`, SK: `${day}#IP#${ip}` });
+/** A canonical e-mail refused at sign-up, by the SHA-256 hex of its canonical form. */
+export const canonicalEmailBlock = (hash: string): Key => ({ PK: 'CANONICAL_EMAIL_BLOCKS', SK: lower(hash) });
+/** An IP range rule (sign-up approval, sign-up block, no access), by its canonical CIDR: one partition, read whole. */
+export const ipBlock = (cidr: string): Key => ({ PK: 'IP_BLOCKS', SK: lower(cidr) });
+export const ipBlocksPartition = () => 'IP_BLOCKS';

@@ -22,7 +22,7 @@ import { accountById } from '../db/accounts';
 import { clearServerHealth, markServerUnavailable, recordDeliveryFailure, serverHealthOf, unavailableServers } from '../db/server_health';
 import { config } from '../config';
 import { log } from '../log';
-import { isSuspendedDomain, suspendedAmong } from '../policy/instance_domains';
+import { federationRefusal, refusedAmong } from '../policy/instance_domains';
 import { enqueue, MAX_DELAY_SECONDS } from '../queue';
 import type { DeliverMessage } from '../queue/messages';
 import { FetchFailed, FetchRefused, postActivity } from './fetch';
@@ -60,9 +60,10 @@ export async function deliverTo(activity: Record<string, unknown>, inboxes: stri
   const remote = [...new Set(inboxes.flatMap((i) => httpUrl(i) ?? []))].filter((inbox) => !isLocalUrl(inbox));
   if (remote.length === 0) return;
   const unavailable = await unavailableServers(remote.map(inboxDomain), new Date());
-  const suspended = await suspendedAmong(remote.map(inboxDomain));
+  // Suspended servers, and in limited federation mode those not allowed.
+  const suspended = await refusedAmong(remote.map(inboxDomain));
   const targets = remote.filter((inbox) => !unavailable.has(inboxDomain(inbox)) && !suspended.has(inboxDomain(inbox)));
-  if (suspended.size > 0) log.info('delivery skips suspended servers', { servers: [...suspended], activity: activity.id });
+  if (suspended.size > 0) log.info('delivery skips servers not federated with', { servers: [...suspended], activity: activity.id });
   if (targets.length < remote.length) log.info('delivery skips unavailable servers', { servers: [...unavailable], activity: activity.id });
   await eachLimited(targets, ENQUEUE_CONCURRENCY, (inbox) => enqueue('deliver', { inbox, activity, signer, attempt: 1 }));
 }
@@ -121,8 +122,9 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     return 'waiting';
   }
   const domain = inboxDomain(message.inbox);
-  if (await isSuspendedDomain(domain)) {
-    log.info('delivery dropped: server suspended', { inbox: message.inbox, activity: message.activity.id });
+  const refusal = await federationRefusal(domain);
+  if (refusal) {
+    log.info('delivery dropped: server not federated with', { inbox: message.inbox, activity: message.activity.id, refusal });
     return 'skipped';
   }
   const health = await serverHealthOf(domain);

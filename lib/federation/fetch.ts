@@ -13,7 +13,7 @@ import { jsonNestsDeeper } from '../schema';
 import { checkOutboundUrl, DestinationRefused, outboundLookup } from './guard';
 import { signRequest, type Signer } from './signatures';
 import { instanceSigner } from './keys';
-import { isSuspendedUrl } from '../policy/instance_domains';
+import { federationRefusalOfUrl } from '../policy/instance_domains';
 
 export class FetchFailed extends Error {
   constructor(readonly url: string, readonly reason: string, readonly status?: number) {
@@ -161,9 +161,14 @@ function failure(url: string, err: unknown): FetchFailed {
   return new FetchFailed(url, err instanceof Error ? err.message : String(err));
 }
 
-/** Nothing is sent to a server the operator suspended, nor read from it (each redirect hop is asked again). */
+/**
+ * Nothing is sent to a server the operator suspended (or, in limited federation mode, did not allow), nor read
+ * from it (each redirect hop is asked again).
+ */
 async function refuseSuspended(url: string): Promise<void> {
-  if (await isSuspendedUrl(url)) throw new FetchRefused(url, 'the operator suspended this server');
+  const refusal = await federationRefusalOfUrl(url);
+  if (refusal === 'suspended') throw new FetchRefused(url, 'the operator suspended this server');
+  if (refusal) throw new FetchRefused(url, 'limited federation mode: the operator did not allow this server');
 }
 
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);

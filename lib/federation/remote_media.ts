@@ -14,10 +14,14 @@
 // server) is not shown either: the attachment renders as missing, the avatar or
 // header as the default image, as a browser would otherwise request it from every
 // viewer's own network.
+//
+// A file of an account on a domain whose block rejects media (reject_media, or a
+// suspension) is not copied at all, as Mastodon skips their downloads.
 import { accountById } from '../db/accounts';
 import { markRemoteUrlRefused, mediaById, setRemoteMediaFiles } from '../db/media';
 import { forgetRefusedProfileImage, setRemoteProfileImage } from '../db/remote';
 import { log } from '../log';
+import { anyMediaRejected, rejectsMedia } from '../policy/instance_domains';
 import { remoteAttachmentMaxBytes, REMOTE_PROFILE_IMAGE_MAX_BYTES, storeRemoteAttachment, storeRemoteProfileImage } from '../media/remote';
 import { deleteMediaQuietly } from '../media/storage';
 import { enqueue } from '../queue';
@@ -73,6 +77,10 @@ async function copyAttachment(message: Extract<RemoteFileMessage, { kind: 'attac
   const media = await mediaById(message.mediaId);
   // Gone with its status, not remote, or copied by an earlier delivery of this message.
   if (!media?.remoteUrl || media.fileKey || media.remoteUrlRefused) return;
+  if ((await anyMediaRejected()) && (await rejectsMedia((await accountById(media.accountId))?.domain))) {
+    log.info('remote media: the domain\'s media are rejected; not copied', { mediaId: media.id, url: media.remoteUrl });
+    return;
+  }
   const data = await fetchFor(message, media.remoteUrl, remoteAttachmentMaxBytes());
   if (data === 'refused') return markRemoteUrlRefused(media.id, media.remoteUrl);
   if (!data) return;
@@ -90,6 +98,10 @@ async function copyProfileImage(message: Extract<RemoteFileMessage, { kind: 'pro
   // The copy the actor's new image replaced: nothing shows it any more (only copies of profile images are ours to remove here).
   if (message.staleKey && message.staleKey !== keyNow && message.staleKey.startsWith('accounts/')) await deleteMediaQuietly([message.staleKey]);
   if (!account?.domain || !message.url) return;
+  if (await rejectsMedia(account.domain)) {
+    log.info('remote media: the domain\'s media are rejected; not copied', { accountId: account.id, url: message.url });
+    return;
+  }
   const urlNow = message.image === 'avatar' ? account.avatarRemoteUrl : account.headerRemoteUrl;
   // Another image named since (its own message copies it), or copied already.
   if (urlNow !== message.url || keyNow) return;

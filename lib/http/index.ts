@@ -9,6 +9,7 @@ import type { Account } from '../db/accounts';
 import type { Token } from '../db/tokens';
 import { seedKnownEmpty } from '../db/viewer_summary';
 import { forbidden, HttpError, ItemTooLarge } from '../errors';
+import { isNoAccessAddress } from '../policy/ip_blocks';
 import { can, type Permission } from '../policy/roles';
 import { log } from '../log';
 import { inRequestScope } from '../request_scope';
@@ -18,7 +19,7 @@ import { CORS_HEADERS, corsPath } from './cors';
 import { guarded } from './guard';
 import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, rawBody, type BodyLimits } from './body';
 import { withRateLimitHeaders, type Budget, type Throttle } from './ratelimit';
-import { Reply } from './reply';
+import { raw, Reply } from './reply';
 import { validationMessage } from './validate';
 
 export { Reply, json, html, redirect, raw } from './reply';
@@ -169,6 +170,10 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
     try {
       // Before anything reads the table or writes to it: a function without its secrets answers 500 and does nothing.
       await loadSecrets();
+      const sourceIp = event.requestContext?.http?.sourceIp ?? '';
+      // The operator's `no_access` IP rules refuse everything from the range, before anything else is read, with
+      // what Mastodon's Rack::Attack blocklist answers (lib/policy/ip_blocks.ts; the rules are kept per container).
+      if (await isNoAccessAddress(sourceIp)) return raw('Forbidden\n', 'text/plain', 403);
       const query = parseQuery(event.rawQueryString);
       const body = options.rawBody ? {} : await parseBody(event, limits);
       const params = { ...query, ...body, ...pathParams(event) };

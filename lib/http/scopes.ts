@@ -8,6 +8,9 @@ export const SCOPES = [
   'write:filters', 'write:follows', 'write:lists', 'write:media', 'write:mutes',
   'write:notifications', 'write:reports', 'write:statuses',
   'admin:read:accounts', 'admin:read:reports', 'admin:write:accounts', 'admin:write:reports',
+  // blocks and allows (issue 26)
+  'admin:read:domain_allows', 'admin:read:domain_blocks', 'admin:read:ip_blocks', 'admin:read:email_domain_blocks', 'admin:read:canonical_email_blocks',
+  'admin:write:domain_allows', 'admin:write:domain_blocks', 'admin:write:ip_blocks', 'admin:write:email_domain_blocks', 'admin:write:canonical_email_blocks',
 ] as const;
 
 const FOLLOW_COVERS = new Set([

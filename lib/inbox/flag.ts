@@ -4,12 +4,14 @@
 // only: an account named must be one of ours (and visible), a status ours and
 // of an account named (others are dropped). A Flag naming none of our accounts
 // is ignored and writes nothing, as is one too large to be a report (more
-// objects or a longer comment than any real server sends).
+// objects or a longer comment than any real server sends). A Flag from a domain
+// whose block rejects reports (reject_reports, or a suspension) is dropped.
 import { statusesByIds } from '../db/statuses';
 import { htmlToText } from '../federation/sanitize';
 import { parseLocalUrl } from '../federation/urls';
 import { idsOf } from '../federation/vocab';
 import { log } from '../log';
+import { rejectsReports } from '../policy/instance_domains';
 import { receiveReport } from '../reports/receive';
 import { localAccountAt, type Outcome, type Received } from './received';
 
@@ -26,6 +28,10 @@ function rawContent(received: Received): string | undefined {
 }
 
 export async function flag(received: Received): Promise<Outcome> {
+  if (await rejectsReports(received.actor.domain)) {
+    log.info('inbox: Flag from a domain whose reports are rejected dropped', { id: received.id, domain: received.actor.domain });
+    return 'ignored';
+  }
   const objects = idsOf(received.activity.object);
   const content = rawContent(received);
   if (objects.length > FLAG_OBJECTS_MAX || content === undefined) {

@@ -28,7 +28,7 @@ import { canonicalId, idOf, objectOf, sameHost, typeOf, type ApDocument } from '
 import { ItemTooLarge } from '../errors';
 import { log } from '../log';
 import { isRemoteAccount } from '../policy/federation';
-import { isSuspendedUrl } from '../policy/instance_domains';
+import { federationRefusalOfUrl } from '../policy/instance_domains';
 import { enqueue } from '../queue';
 import type { InboxMessage } from '../queue/messages';
 import { announce } from './announce';
@@ -109,9 +109,10 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
     log.warn('inbox: activity refused', { reason: parts, signer: message.signer, id: activity?.id });
     return finish(message, 'refused');
   }
-  // Queued before the operator suspended its server: dropped, nothing written.
-  if (await isSuspendedUrl(parts.actorUri)) {
-    log.info('inbox: activity of a suspended server dropped', { id: parts.id, type: parts.type });
+  // Queued before the operator suspended its server (or left it out of limited federation): dropped, nothing written.
+  const refusal = await federationRefusalOfUrl(parts.actorUri);
+  if (refusal) {
+    log.info('inbox: activity of a server not federated with dropped', { id: parts.id, type: parts.type, refusal });
     return finish(message, 'refused');
   }
   const handler = HANDLERS[parts.type];

@@ -48,6 +48,16 @@ const WORDS: Record<string, string> = {
   'admin:read:reports': 'Read sensitive information of all reports and reported accounts (administrator)',
   'admin:write:accounts': 'Moderate accounts (administrator)',
   'admin:write:reports': 'Moderate reports (administrator)',
+  'admin:read:domain_allows': 'Read sensitive information of all domain allows (administrator)',
+  'admin:read:domain_blocks': 'Read sensitive information of all domain blocks (administrator)',
+  'admin:read:ip_blocks': 'Read sensitive information of all IP blocks (administrator)',
+  'admin:read:email_domain_blocks': 'Read sensitive information of all email domain blocks (administrator)',
+  'admin:read:canonical_email_blocks': 'Read sensitive information of all canonical email blocks (administrator)',
+  'admin:write:domain_allows': 'Perform moderation actions on domain allows (administrator)',
+  'admin:write:domain_blocks': 'Perform moderation actions on domain blocks (administrator)',
+  'admin:write:ip_blocks': 'Perform moderation actions on IP blocks (administrator)',
+  'admin:write:email_domain_blocks': 'Perform moderation actions on email domain blocks (administrator)',
+  'admin:write:canonical_email_blocks': 'Perform moderation actions on canonical email blocks (administrator)',
 };
 
 /** A human description of a scope for the approval page. */

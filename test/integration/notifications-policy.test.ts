@@ -28,7 +28,7 @@ import { notify } from '../../lib/notifications/notify';
 import { sqsEvent } from '../../lib/queue';
 import { z } from 'zod';
 import { aFollow, aStoredStatus, aUser, type UserFixture } from '../support/factories';
-import { call } from '../support/http';
+import { call, warmContainer } from '../support/http';
 
 process.env.EXPOSE_METRICS = '1';
 
@@ -81,6 +81,7 @@ describe('notification policy', () => {
     });
 
     it('accepts everything until the account sets a policy, and says what it holds back', async () => {
+      await warmContainer();
       const res = await v2Policy(alice.token);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({

@@ -26,7 +26,7 @@ import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import { tagId } from '../../lib/render/tag';
 import { fanOut } from '../../lib/timelines/fanout';
 import { eachTagFollowerPage } from '../../lib/timelines/fanout_tags';
-import { call } from '../support/http';
+import { call, warmContainer } from '../support/http';
 import { aFollow, anAppToken, aPostedStatus, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
 
 registerInlineWorker('fanout', fanoutWorker);
@@ -376,6 +376,7 @@ describe('what the tag endpoints cost', () => {
   it('answers in a handful of DynamoDB calls, whatever the number of tags followed', async () => {
     const user = await aUser();
     const costs: Record<string, number> = {};
+    await warmContainer();
     costs.showAnonymous = calls(await show('costly'));
     costs.show = calls(await show('costly', user.token));
     costs.follow = calls(await follow('costly', user.token));

@@ -17,6 +17,7 @@ import { updateInstanceSettings } from '../../lib/db/instance';
 import { hideTrend, unhideTrend } from '../../lib/db/trends';
 import { registerInlineWorker } from '../../lib/queue';
 import { aUser, anAppToken, type UserFixture } from '../support/factories';
+import { forgetAllMemos } from '../../lib/memo';
 import { call } from '../support/http';
 import { useLoopbackPages } from '../support/loopback-pages';
 
@@ -83,15 +84,17 @@ describe('a trending link’s timeline', () => {
     const unlisted = await post(await aDiscoverableUser(), `quietly ${url}`, 'unlisted');
     const [first, second, third] = await sharedBy(3, url);
 
+    // A cold container: what it keeps (lib/memo.ts) is read by this request, whatever ran before it.
+    forgetAllMemos();
     const res = await timeline({ url, limit: '2' });
     expect(res.status).toBe(200);
     expect(idsOf(res.body)).toEqual([third!.id, second!.id]);
     expect(res.body[0]).toMatchObject({ url: expect.any(String), card: { url, title: 'Page /story' }, account: { id: third!.user.account.id } });
-    // The address's rate-limit counter, the instance settings (public preview: signed out; the file's first such read,
-    // later ones find them kept, lib/memo.ts), the trend state ∥ the
+    // The operator's IP rules and the address's rate-limit counter, the instance settings (public preview: signed
+    // out; both kept afterwards, lib/memo.ts), the trend state ∥ the
     // card ∥ the page's Query, the statuses, their authors (discoverable?), the rendering's one batch read
     // (signed out: no relationships, blocks or filters to read).
-    expect(res.headers['x-db-calls']).toBe('8');
+    expect(res.headers['x-db-calls']).toBe('9');
 
     const next = linkQuery(res.headers.link, 'next');
     expect(next).toEqual({ url, limit: '2', max_id: second!.id });

@@ -28,7 +28,7 @@ import { registerInlineWorker } from '../../lib/queue';
 import { countInteraction, countLinkShare, MIN_ACCOUNTS, rankLinks, rankStatuses } from '../../lib/trends';
 import { activity, collectDeliveries, receive } from '../support/activities';
 import { aPostedStatus, aRemoteAccount, aStoredStatus, aUser, type UserFixture } from '../support/factories';
-import { call } from '../support/http';
+import { call, warmContainer } from '../support/http';
 
 // X-Db-Calls on every answer: what a trends read costs is part of what is tested.
 process.env.EXPOSE_METRICS = '1';
@@ -402,6 +402,7 @@ describe('trending links', () => {
 
     // The instance settings (trendable_by_default) come from the container's memo, read once per 30 s: kept fresh here.
     await recentInstanceSettings();
+    await warmContainer();
     const res = await links();
     expect(res.status).toBe(200);
     // The request's rate-limit counter, the reviews, two day partitions, the page's cards, its week of history

@@ -99,3 +99,14 @@ export async function call(handler: Handler, request: Call): Promise<Answer> {
   if ((headers['content-type'] ?? '').includes('json')) body = JSON.parse(text);
   return { status: res.statusCode ?? 200, headers, body, text, cookies: res.cookies ?? [] };
 }
+
+/**
+ * Reads now what a container keeps for all its requests and deliveries (the operator's IP rules, lib/policy/ip_blocks.ts;
+ * the domain blocks and the instance settings the federation checks read, lib/policy/instance_domains.ts): a test that
+ * counts one request's DynamoDB calls then counts that request's own.
+ */
+export async function warmContainer(): Promise<void> {
+  const { isNoAccessAddress } = await import('../../lib/policy/ip_blocks');
+  const { federationRefusal } = await import('../../lib/policy/instance_domains');
+  await Promise.all([isNoAccessAddress('192.0.2.1'), federationRefusal('warm.example')]);
+}
