@@ -9,7 +9,7 @@ import { renderTokenResponse } from '../../lib/tokens';
 export async function run(input: typeof registrationInput._output, ctx: Ctx<'app'>) {
   const app = await appByClientId(ctx.token.clientId);
   if (!app) throw unauthorized();
-  const { token } = await registerAccount(input, { app });
+  const { token } = await registerAccount(input, { app, ip: ctx.ip });
   if (!token) throw new Error('registration issued no token');
   return renderTokenResponse(token.raw, token.token);
 }

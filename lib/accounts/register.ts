@@ -43,6 +43,8 @@ export type RegistrationOptions = {
   admin?: boolean;
   /** Operator path (CLI): no agreement needed, and closed registrations do not apply. */
   skipRules?: boolean;
+  /** The address the request came from (kept for moderators: Admin::Account `ip`). */
+  ip?: string;
 };
 
 export const PASSWORD_MIN = 8;
@@ -150,6 +152,7 @@ export async function registerAccount(
       locale: input.locale || null,
       reason: input.reason?.trim() || null,
       createdByClientId: opts.app?.clientId ?? null,
+      signUpIp: opts.ip || null,
     },
     extra,
   );

@@ -403,3 +403,20 @@ export const directoryActivePartition = (origin: DirectoryOrigin) => `DIRECTORY_
 /** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
 export const endorsement = (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) });
 export const endorsementsPartition = (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`;
+
+// ---- admin accounts API (lib/db/admin_accounts.ts, lib/db/strikes.ts) ----
+/**
+ * An account in one facet of the moderators' account list (`all`, `local`, `remote`, `pending`, `staff`, `silenced`,
+ * `suspended`, `disabled`, `sensitized`, `ip#<address>`), by account id: each facet is a sparse partition kept by the
+ * writes that change the state it names.
+ */
+export const adminAccountFacet = (facet: string, accountId: string): Key => ({ PK: `ADMIN_ACCOUNTS#${facet}`, SK: padId(accountId) });
+export const adminAccountFacetPartition = (facet: string) => `ADMIN_ACCOUNTS#${facet}`;
+/** A strike (Mastodon's AccountWarning) by its id. */
+export const strike = (id: string): Key => ({ PK: `STRIKE#${padId(id)}`, SK: 'STRIKE' });
+/** The strikes of one account, newest first read backwards. */
+export const accountStrike = (accountId: string, strikeId: string): Key => ({ PK: `STRIKES#${padId(accountId)}`, SK: padId(strikeId) });
+export const accountStrikesPartition = (accountId: string) => `STRIKES#${padId(accountId)}`;
+/** An appeal waiting for a moderator's decision, by appeal id (removed when decided). */
+export const pendingAppeal = (appealId: string): Key => ({ PK: 'APPEALS_PENDING', SK: padId(appealId) });
+export const pendingAppealsPartition = () => 'APPEALS_PENDING';

@@ -11,7 +11,7 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
-export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update'] as const;
+export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'moderation_warning'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /** Types whose notification carries the status it is about (Mastodon's `status_type?`). */
@@ -30,6 +30,8 @@ export const notificationItem = z.object({
   groupKey: z.string().optional(),
   /** Held back by the recipient's notification policy (lib/notifications/policy.ts): listed only on request, never grouped. */
   filtered: z.boolean().optional(),
+  /** A `moderation_warning`: the strike it tells of (lib/db/strikes.ts). */
+  strikeId: z.string().optional(),
 });
 export type Notification = z.infer<typeof notificationItem>;
 

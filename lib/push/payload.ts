@@ -16,6 +16,7 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   follow_request: (name) => `Pending follower: ${name}`,
   poll: (name) => `A poll by ${name} has ended`,
   update: (name) => `${name} edited a post`,
+  moderation_warning: () => 'Your account has received a moderation warning',
 };
 
 export const BODY_LENGTH = 140;

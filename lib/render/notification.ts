@@ -10,6 +10,8 @@ import { statusTypes, type Notification } from '../db/notifications';
 import { statusesByIds, type Status } from '../db/statuses';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
+import { strikesByIds } from '../db/strikes';
+import { renderAccountWarning } from './account_warning';
 import { renderStatuses } from './status';
 
 /** The status a notification is about: for a reblog, the reblogged original (as Mastodon's target_status). */
@@ -29,9 +31,10 @@ export async function targetStatuses(notifications: Notification[]): Promise<Map
 
 export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
   if (notifications.length === 0) return [];
-  const [accounts, targets] = await Promise.all([
+  const [accounts, targets, strikes] = await Promise.all([
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
     targetStatuses(notifications),
+    strikesByIds(notifications.flatMap((n) => (n.strikeId ? [n.strikeId] : []))),
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
@@ -43,6 +46,12 @@ export async function renderNotifications(notifications: Notification[], viewer:
     if (!from) continue;
     // group_key (Mastodon 4.3): what a client merges a streamed notification into a grouped list by.
     const base = { id: n.id, type: n.type, group_key: listedKeyOf(n, GROUPABLE_TYPES), created_at: n.createdAt, account: renderAccount(from) };
+    if (n.type === 'moderation_warning') {
+      // Mastodon 4.3: the strike itself, as AccountWarning; none without it.
+      const strike = n.strikeId ? strikes.get(n.strikeId) : undefined;
+      if (strike) out.push({ ...base, moderation_warning: renderAccountWarning(strike, viewer) });
+      continue;
+    }
     if (!statusTypes.includes(n.type)) {
       out.push(base);
       continue;
