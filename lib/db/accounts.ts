@@ -56,6 +56,11 @@ export const accountItem = z.object({
   suspensionOrigin: z.enum(['local', 'remote']).nullable().default(null),
   /** Its media are forced sensitive. */
   sensitizedAt: z.string().nullable().default(null),
+  /**
+   * A moderator asked for the suspended account's data to be deleted now (DELETE /api/v1/admin/accounts/:id):
+   * the sweeper's purge of suspended accounts takes it without waiting out the retention period.
+   */
+  purgeRequestedAt: z.string().nullable().default(null),
   /** The address a local account signed up from (Admin::Account `ip`, the admin list's `ip` filter). */
   signUpIp: z.string().nullable().default(null),
   locale: z.string().nullable().default(null),
