@@ -3,8 +3,9 @@
 // the sign-up address, the origin); the username and domain filters run inside the Query; the rest (a second state,
 // `active`, display name, e-mail, role) on the accounts read to render the page anyway.
 //
-// A page's cost is bounded: at most MAX_QUERIES Queries of at most SCAN_LIMIT facet items each, and the batch
-// reads of the accounts they matched (at most 2 per Query). A page that filters out more than that answers what
+// A page's cost is bounded: at most MAX_QUERIES Queries, each examining at most SCAN_LIMIT facet items when a filter
+// needs the account (then the batch reads of the accounts they matched: at most 2 per Query), SCAN_LIMIT_IN_QUERY
+// when every filter runs in the Query (its matches only are read, at most `limit` + what one Query matched). A page that filters out more than that answers what
 // it found, and its Link goes on from the last item examined, so paging never stalls and never skips.
 import { accountByEmail, accountsByIds, type Account } from '../db/accounts';
 import { ipFacet, readFacet, type Facet, type FacetFilter, type StateFacet } from '../db/admin_accounts';
@@ -13,7 +14,10 @@ import type { IdRange, PageEdges } from '../paging';
 import { roleOf } from '../policy/roles';
 
 export const MAX_QUERIES = 4;
+/** Facet items examined per Query when some filter needs the account itself (each match costs an account read). */
 export const SCAN_LIMIT = 200;
+/** ... and when every filter runs inside the Query (a facet item is ~100 bytes: 1,000 of them cost ~12 read units). */
+export const SCAN_LIMIT_IN_QUERY = 1_000;
 
 export type AccountListFilter = {
   origin?: 'local' | 'remote';
@@ -94,17 +98,21 @@ export async function listAccounts(f: AccountListFilter, range: IdRange, limit: 
     ...(f.byDomain !== undefined ? { host: f.byDomain } : {}),
     ...(f.origin && facet !== f.origin && !(f.byDomain !== undefined) ? { origin: f.origin } : {}),
   };
-  const filtered = Object.keys(inQuery).length > 0 || f.states.length > (facet === f.states[0] ? 1 : 0) || f.active || f.roleIds || f.displayName || f.email || f.ip;
+  const needsAccount = f.states.length > (facet === f.states[0] ? 1 : 0) || f.active || f.roleIds || f.displayName || f.email || (f.ip && facet !== ipFacet(f.ip));
+  const scan = needsAccount ? SCAN_LIMIT : Object.keys(inQuery).length > 0 ? SCAN_LIMIT_IN_QUERY : limit + 1;
   const taken: Account[] = [];
   let startKey: Item | undefined;
   let stopAt: string | undefined;
   let queries = 0;
   while (queries < MAX_QUERIES) {
-    const read = await readFacet(facet, range, filtered ? SCAN_LIMIT : limit + 1, inQuery, startKey);
+    const read = await readFacet(facet, range, scan, inQuery, startKey);
     queries++;
-    const byId = await accountsByIds(read.ids);
+    // Without a filter on the account itself every id read matches: only those the page still needs (and one
+    // more, to know it is full) are read.
+    const wanted = needsAccount ? read.ids : read.ids.slice(0, limit - taken.length + 1);
+    const byId = await accountsByIds(wanted);
     let filled = false;
-    for (const id of read.ids) {
+    for (const id of wanted) {
       const a = byId.get(id);
       if (!a || !matches(a, f)) continue;
       if (taken.length === limit) {

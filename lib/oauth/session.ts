@@ -14,10 +14,13 @@ const SESSION_MAX_AGE = 60 * 60 * 24 * 7;
 /** The path prefix of the OAuth routes under BASE_URL (empty unless the API sits under a base path). */
 export const oauthPath = () => `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/oauth`;
 
-const cookie = (name: string, value: string, maxAge?: number) =>
+/** The path of the strike (dispute) pages, whose sign-in keeps a session cookie of its own scope. */
+export const disputesPath = () => `${new URL(config.baseUrl).pathname.replace(/\/+$/, '')}/disputes`;
+
+const cookie = (name: string, value: string, maxAge?: number, path = oauthPath()) =>
   [
     `${name}=${value}`,
-    `Path=${oauthPath()}`,
+    `Path=${path}`,
     'HttpOnly',
     'SameSite=Lax',
     ...(maxAge === undefined ? [] : [`Max-Age=${maxAge}`]),
@@ -43,12 +46,12 @@ export async function currentSession(cookies: Record<string, string>): Promise<S
 }
 
 /** Starts a session for a fresh login; any previous session of this browser ends (no fixation). */
-export async function startSession(cookies: Record<string, string>, accountId: string): Promise<{ session: Session; cookie: string }> {
+export async function startSession(cookies: Record<string, string>, accountId: string, path = oauthPath()): Promise<{ session: Session; cookie: string }> {
   const previous = cookieValue(cookies, SESSION_COOKIE);
   if (previous) await deleteSession(sha256(previous));
   const raw = secretToken();
   const session = await saveSession({ sessionHash: sha256(raw), accountId, csrf: secretToken() });
-  return { session, cookie: cookie(SESSION_COOKIE, raw, SESSION_MAX_AGE) };
+  return { session, cookie: cookie(SESSION_COOKIE, raw, SESSION_MAX_AGE, path) };
 }
 
 /**
@@ -58,11 +61,11 @@ export async function startSession(cookies: Record<string, string>, accountId: s
  */
 const loginFieldFor = (cookieRaw: string) => hmac(secrets().secretKeyBase, `oauth-login-csrf:${cookieRaw}`);
 
-export function loginCsrf(cookies: Record<string, string>): { field: string; cookie?: string } {
+export function loginCsrf(cookies: Record<string, string>, path = oauthPath()): { field: string; cookie?: string } {
   const existing = cookieValue(cookies, LOGIN_CSRF_COOKIE);
   if (existing) return { field: loginFieldFor(existing) };
   const raw = secretToken();
-  return { field: loginFieldFor(raw), cookie: cookie(LOGIN_CSRF_COOKIE, raw) };
+  return { field: loginFieldFor(raw), cookie: cookie(LOGIN_CSRF_COOKIE, raw, undefined, path) };
 }
 
 export function loginCsrfValid(cookies: Record<string, string>, field: unknown): boolean {
