@@ -14,6 +14,8 @@ import { handler as unsensitive } from '../../functions/admin_accounts/unsensiti
 import { handler as unsilence } from '../../functions/admin_accounts/unsilence';
 import { handler as unsuspend } from '../../functions/admin_accounts/unsuspend';
 import { handler as createAccount } from '../../functions/accounts/create';
+import { handler as disputeShow } from '../../functions/admin_accounts/dispute_show';
+import { handler as disputeSubmit } from '../../functions/admin_accounts/dispute_submit';
 import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
 import { handler as notificationsIndex } from '../../functions/notifications/index';
 import { handler as mailWorker } from '../../functions/workers/mail';
@@ -24,7 +26,9 @@ import { putReport, reportById } from '../../lib/db/reports';
 import { strikesOf } from '../../lib/db/strikes';
 import { newId } from '../../lib/ids';
 import { config } from '../../lib/config';
-import { MAX_QUERIES } from '../../lib/moderation/account_list';
+import { listAccounts, MAX_QUERIES, SCAN_LIMIT } from '../../lib/moderation/account_list';
+import * as keys from '../../lib/db/keys';
+import { batchWrite } from '../../lib/db/table';
 import { approveAppeal, pendingAppeals, rejectAppeal } from '../../lib/moderation/appeals';
 import { appealStrike } from '../../lib/moderation/strikes';
 import { registerInlineWorker } from '../../lib/queue';
@@ -191,11 +195,24 @@ describe('the account list', () => {
     expect(ids(back.body)).toEqual(got);
   });
 
-  it(`holds a page with filters to ${MAX_QUERIES} Queries and goes on from where it stopped`, async () => {
-    // A display-name filter matching nothing in a large facet: the page is empty, not a walk of the whole table.
-    const res = await get(indexV1, '/api/v1/admin/accounts', moderator.token, { display_name: 'nobody-has-this-name' });
-    expect(res.status).toBe(200);
+  it(`holds a page with a filter on the account to ${MAX_QUERIES} Queries and goes on from where it stopped`, async () => {
+    // 1,000 facet items with the oldest ids there can be (accounts that no longer exist, so none matches).
+    const ghosts = Array.from({ length: 1000 }, (_, i) => String(1000 + i));
+    await batchWrite(ghosts.map((id) => ({ ...keys.adminAccountFacet('sensitized', id), accountId: id, username: `ghost${id}`, host: '' })));
+    const filter = { states: ['sensitized' as const], displayName: 'nobody-has-this-name' };
+    const first = await listAccounts(filter, { max_id: '2000' }, 40);
+    expect(first.queries).toBe(MAX_QUERIES);
+    expect(first.accounts).toEqual([]);
+    // It stopped after MAX_QUERIES x SCAN_LIMIT items, newest first: the Link goes on from the last one examined.
+    expect(first.edges.oldest).toBe(String(2000 - MAX_QUERIES * SCAN_LIMIT));
+    const rest = await listAccounts(filter, { max_id: first.edges.oldest }, 40);
+    expect(rest.accounts).toEqual([]);
+    expect(rest.edges).toEqual({ newest: undefined, oldest: undefined });
+    // Through the API: an empty page whose Link points on.
+    const res = await get(indexV1, '/api/v1/admin/accounts', moderator.token, { sensitized: 'true', display_name: 'nobody-has-this-name', max_id: '2000' });
     expect(res.body).toEqual([]);
+    expect(res.headers.link).toContain(`max_id=${first.edges.oldest}`);
+    await batchWrite([], ghosts.map((id) => keys.adminAccountFacet('sensitized', id)));
   });
 });
 
@@ -299,6 +316,53 @@ describe('strikes', () => {
     await appealStrike(target.account, second!.id, 'please');
     expect((await rejectAppeal(admin.account, second!.id)).appeal!.state).toBe('rejected');
     expect((await accountById(target.account.id))!.silencedAt).not.toBeNull();
+  });
+});
+
+describe('the strike page /disputes/strikes/:id', () => {
+  const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1]!;
+  const pair = (setCookie: string) => setCookie.split(';')[0]!;
+
+  it('signs the warned account in, shows the strike and takes its appeal, CSRF-protected, without JavaScript', async () => {
+    const target = await aUser();
+    await post(action, target.account.id, 'action', moderator.token, { type: 'silence', text: 'Too many ads', send_email_notification: true });
+    const [strike] = await strikesOf(target.account.id);
+    const path = `/disputes/strikes/${strike!.id}`;
+    const first = await call(disputeShow, { path, pathParameters: { id: strike!.id } });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-security-policy']).toContain("form-action 'self'");
+    expect(first.text).toContain('<form method="post"');
+    const csrfCookie = first.cookies.find((c) => c.startsWith('tootless_oauth_csrf='))!;
+    expect(csrfCookie).toContain('Path=/disputes');
+    // A login without the form's token is refused.
+    const forged = await call(disputeSubmit, { method: 'POST', path, pathParameters: { id: strike!.id }, form: { email: target.account.email!, password: target.password } });
+    expect(forged.status).toBe(403);
+    const login = await call(disputeSubmit, {
+      method: 'POST', path, pathParameters: { id: strike!.id }, cookies: [pair(csrfCookie)],
+      form: { csrf_token: csrfOf(first.text), email: target.account.email!, password: target.password },
+    });
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('Too many ads');
+    expect(login.text).toContain('Your account has been limited');
+    const session = login.cookies.find((c) => c.startsWith('tootless_oauth_session='))!;
+    expect(session).toContain('Path=/disputes');
+    // Someone else's strike is not shown to this session.
+    const other = await aUser();
+    await post(action, other.account.id, 'action', moderator.token, { type: 'none', text: 'x' });
+    const [otherStrike] = await strikesOf(other.account.id);
+    expect((await call(disputeShow, { path: `/disputes/strikes/${otherStrike!.id}`, pathParameters: { id: otherStrike!.id }, cookies: [pair(session)] })).status).toBe(404);
+    // The appeal, without then with the session's CSRF token.
+    const noToken = await call(disputeSubmit, { method: 'POST', path, pathParameters: { id: strike!.id }, cookies: [pair(session)], form: { 'appeal[text]': 'It was one link' } });
+    expect(noToken.status).toBe(403);
+    const page = await call(disputeShow, { path, pathParameters: { id: strike!.id }, cookies: [pair(session)] });
+    const appealed = await call(disputeSubmit, {
+      method: 'POST', path, pathParameters: { id: strike!.id }, cookies: [pair(session)], form: { csrf_token: csrfOf(page.text), 'appeal[text]': 'It was one link' },
+    });
+    expect(appealed.status).toBe(200);
+    expect(appealed.text).toContain('Your appeal is pending');
+    const [stored] = await strikesOf(target.account.id);
+    expect(stored!.appeal).toMatchObject({ text: 'It was one link', state: 'pending' });
+    expect((await pendingAppeals(admin.account)).map((s) => s.id)).toContain(strike!.id);
   });
 });
 
