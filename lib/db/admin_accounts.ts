@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { padId } from '../ids';
 import { pageRange, type IdRange } from '../paging';
+import * as gsi1 from './gsi1';
 import * as keys from './keys';
 import { batchWrite, query, type Item, type TransactItem } from './table';
 
@@ -132,3 +133,31 @@ export async function readFacet(facet: Facet, range: IdRange, limit: number, fil
 
 export const facetKeyOf = (facet: Facet, accountId: string): Item => ({ ...keys.adminAccountFacet(facet, accountId) });
 export const paddedId = padId;
+
+/**
+ * Puts every account read through `pages` into its facets (the operator's `accounts reindex`, for accounts made
+ * before the facets existed): each page of ids is read with `read` and written in one chunked BatchWrite.
+ * Answers how many accounts were indexed.
+ */
+export async function reindexFacets(pages: AsyncIterable<string[]>, read: (ids: string[]) => Promise<FacetSource[]>): Promise<number> {
+  let count = 0;
+  for await (const ids of pages) {
+    const accounts = await read(ids);
+    await batchWrite(accounts.flatMap((a) => facetsOf(a).map((facet) => facetItem(facet, a))));
+    count += accounts.length;
+  }
+  return count;
+}
+
+/** The ids of the local accounts, a page at a time (their username claims, GSI1 `USERNAMES`). */
+export async function* localAccountIdPages(pageSize = 100): AsyncIterable<string[]> {
+  let start: Item | undefined;
+  do {
+    const page = await query(
+      { IndexName: gsi1.INDEX, KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': gsi1.usernamesPartition }, Limit: pageSize, ExclusiveStartKey: start },
+      z.object({ accountId: z.string() }),
+    );
+    if (page.items.length > 0) yield page.items.map((i) => i.accountId);
+    start = page.lastKey;
+  } while (start);
+}

@@ -409,7 +409,21 @@ describe('approve, reject, delete', () => {
   });
 });
 
-describe('the CLI role', () => {
+describe('the CLI', () => {
+  it('`accounts reindex` puts accounts made before the facets into the list', async () => {
+    const old = await aUser({ username: fresh('oldie') });
+    const remote = (await aRemoteAccount({ domain: 'old.example', keyless: true })).account;
+    // As before this change: in no facet.
+    await batchWrite([], ['all', 'local', 'remote'].flatMap((f) => [keys.adminAccountFacet(f, old.account.id), keys.adminAccountFacet(f, remote.id)]));
+    expect((await get(indexV1, '/api/v1/admin/accounts', moderator.token, { username: old.account.username })).body).toEqual([]);
+    const out: string[] = [];
+    expect(await main(['accounts', 'reindex'], { out: (l: string) => out.push(l), err: (l: string) => out.push(l) })).toBe(0);
+    expect(out.join('\n')).toMatch(/Indexed \d+ local and \d+ remote accounts/);
+    expect(ids((await get(indexV1, '/api/v1/admin/accounts', moderator.token, { username: old.account.username })).body)).toEqual([old.account.id]);
+    expect(ids((await get(indexV2, '/api/v2/admin/accounts', moderator.token, { by_domain: 'old.example' })).body)).toEqual([remote.id]);
+  });
+
+
   it('`accounts role alice moderator` shows as `role` on verify_credentials', async () => {
     const alice = await aUser({ username: fresh('alice') });
     const out: string[] = [];
