@@ -7,6 +7,8 @@
 import { accountsByIds } from '../db/accounts';
 import type { Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
+import { strikesByIds } from '../db/strikes';
+import { renderAccountWarning } from './account_warning';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { targetStatuses } from './notification';
@@ -53,7 +55,11 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [accounts, targets] = await Promise.all([accountsByIds(accountIds), targetStatuses(groups.map((g) => g.notification))]);
+  const [accounts, targets, strikes] = await Promise.all([
+    accountsByIds(accountIds),
+    targetStatuses(groups.map((g) => g.notification)),
+    strikesByIds(groups.flatMap((g) => (g.notification.strikeId ? [g.notification.strikeId] : []))),
+  ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
 
@@ -72,6 +78,9 @@ export async function renderNotificationGroups(
       statusId = String(status.id);
       statuses.set(statusId, status);
     }
+    // Mastodon 4.3: a moderation_warning group carries its strike as AccountWarning.
+    const strike = n.type === 'moderation_warning' && n.strikeId ? strikes.get(n.strikeId) : undefined;
+    if (n.type === 'moderation_warning' && !strike) continue;
     const sample = group.sampleAccountIds.filter((id) => accounts.has(id));
     fullIds.add(n.fromAccountId);
     sample.forEach((id) => sampledIds.add(id));
@@ -85,6 +94,7 @@ export async function renderNotificationGroups(
         : {}),
       sample_account_ids: sample,
       ...(statusId !== undefined ? { status_id: statusId } : {}),
+      ...(strike ? { moderation_warning: renderAccountWarning(strike, viewer) } : {}),
     });
   }
 

@@ -18,6 +18,7 @@ import { handler as disputeShow } from '../../functions/admin_accounts/dispute_s
 import { handler as disputeSubmit } from '../../functions/admin_accounts/dispute_submit';
 import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
 import { handler as notificationsIndex } from '../../functions/notifications/index';
+import { handler as groupedIndex } from '../../functions/notifications/v2_index';
 import { handler as mailWorker } from '../../functions/workers/mail';
 import { main } from '../../lib/admin/cli';
 import { accountById, accountByUsername, setRole, updateAccount, type Account } from '../../lib/db/accounts';
@@ -279,6 +280,9 @@ describe('strikes', () => {
     const notes = await call(notificationsIndex, { path: '/api/v1/notifications', token: target.token });
     const warning = notes.body.find((n: { type: string }) => n.type === 'moderation_warning');
     expect(warning).toMatchObject({ account: { id: target.account.id }, moderation_warning: { id: strike!.id, action: 'none', text: 'Please be kind.', appeal: null, target_account: { id: target.account.id } } });
+    const grouped = await call(groupedIndex, { path: '/api/v2/notifications', token: target.token });
+    const group = grouped.body.notification_groups.find((g: { type: string }) => g.type === 'moderation_warning');
+    expect(group).toMatchObject({ moderation_warning: { id: strike!.id, action: 'none', text: 'Please be kind.' } });
     const mails = readdirSync(config.mailDir).filter((f) => f.includes(target.account.email!.replace('@', '@')));
     expect(mails.length).toBeGreaterThan(0);
     const mail = JSON.parse(readFileSync(`${config.mailDir}/${mails.at(-1)}`, 'utf8'));
