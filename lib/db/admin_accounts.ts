@@ -5,7 +5,6 @@
 // lower-cased username and host, so that the username and domain filters run in the Query's FilterExpression and
 // cost no account read.
 import { z } from 'zod';
-import { padId } from '../ids';
 import { pageRange, type IdRange } from '../paging';
 import * as gsi1 from './gsi1';
 import * as keys from './keys';
@@ -131,8 +130,6 @@ export async function readFacet(facet: Facet, range: IdRange, limit: number, fil
   };
 }
 
-export const facetKeyOf = (facet: Facet, accountId: string): Item => ({ ...keys.adminAccountFacet(facet, accountId) });
-export const paddedId = padId;
 
 /**
  * Puts every account read through `pages` into its facets (the operator's `accounts reindex`, for accounts made
