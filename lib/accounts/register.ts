@@ -47,7 +47,7 @@ export type RegistrationOptions = {
   admin?: boolean;
   /** Operator path (CLI): no agreement needed, and closed registrations do not apply. */
   skipRules?: boolean;
-  /** The address the sign-up came from (the operator's IP rules apply to it; none from the CLI). */
+  /** The address the sign-up came from: the operator's IP rules apply to it, and it is kept for moderators (Admin::Account `ip`); none from the CLI. */
   ip?: string;
 };
 
@@ -165,6 +165,7 @@ export async function registerAccount(
       locale: input.locale || null,
       reason: input.reason?.trim() || null,
       createdByClientId: opts.app?.clientId ?? null,
+      signUpIp: opts.ip || null,
     },
     extra,
   );

@@ -25,6 +25,7 @@ import {
   setSetting,
   showAccount,
   setAccountRole,
+  reindexAdminAccounts,
   showSettings,
   addEmoji,
   removeEmoji,
@@ -48,6 +49,7 @@ Accounts
   accounts enable <username>         enable it again
   accounts show <username>           show the account's state
   accounts role <username> <role>    give the account a role: moderator, admin, owner, or none
+  accounts reindex                   put accounts made before the admin API into its list
 
 Applications
   apps delete <client_id>            delete an OAuth application, every access token it issued and their open streams
@@ -233,6 +235,10 @@ async function dispatch(group: string | undefined, command: string | undefined, 
     if (command === 'pending') {
       noMore(rest);
       return listPending();
+    }
+    if (command === 'reindex') {
+      noMore(rest);
+      return reindexAdminAccounts();
     }
     if (command === 'role') {
       const [username, role, ...extra] = rest;

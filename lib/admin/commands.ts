@@ -4,7 +4,9 @@
 // parses the command line and calls them.
 import { randomBytes } from 'node:crypto';
 import { registerAccount } from '../accounts/register';
-import { accountByUsername, approveAccount, pendingAccounts, setRole, updateAccount, type Account } from '../db/accounts';
+import { accountByUsername, accountsByIds, approveAccount, pendingAccounts, setRole, updateAccount, type Account } from '../db/accounts';
+import { localAccountIdPages, reindexFacets } from '../db/admin_accounts';
+import { allPeers, domainAccountIdsPage } from '../db/instance_domain_blocks';
 import { permissionNames, roleCan, roleNamed, roleOf, ROLES } from '../policy/roles';
 import { instanceSettings, registrationModes, updateInstanceSettings, type InstanceSettings } from '../db/instance';
 import { HttpError } from '../errors';
@@ -323,4 +325,26 @@ export async function listEmojiCommand(): Promise<string> {
   return emojis
     .map((e) => `:${e.shortcode}:  ${e.category ?? '-'}  ${e.visibleInPicker ? 'visible' : 'hidden'}  ${mediaUrl(e.key)}`)
     .join('\n');
+}
+
+/**
+ * Puts every stored account, local and remote, in the admin API's list facets (lib/db/admin_accounts.ts): for
+ * accounts made before the facets existed. Idempotent; pages through the table's username claims and each known
+ * domain's accounts.
+ */
+export async function reindexAdminAccounts(): Promise<string> {
+  const read = async (ids: string[]) => [...(await accountsByIds(ids)).values()];
+  const local = await reindexFacets(localAccountIdPages(), read);
+  async function* remotePages() {
+    for (const domain of await allPeers()) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await domainAccountIdsPage(domain, 100, start);
+        if (page.ids.length > 0) yield page.ids;
+        start = page.lastKey;
+      } while (start);
+    }
+  }
+  const remote = await reindexFacets(remotePages(), read);
+  return `Indexed ${local} local and ${remote} remote accounts for the admin API.`;
 }

@@ -2,12 +2,9 @@
 // approved or rejected with one click. Rejecting deletes the pending account and frees its username and e-mail
 // address, as Mastodon's reject does. Both are recorded in the audit log.
 import { z } from 'zod';
-import { accountById, approveAccount, pendingAccounts, rejectPendingAccount } from '../db/accounts';
-import { countOnInstance } from '../db/stats';
-import { revokeToken, tokensOfAccount } from '../db/tokens';
+import { accountById, pendingAccounts } from '../db/accounts';
 import type { Reply } from '../http/reply';
-import { accountTarget, recordAction } from '../moderation/audit';
-import { endStreamsOfTokens } from '../streaming/withdraw';
+import { approveSignUp, rejectSignUp } from '../moderation/admin_accounts';
 import { canonicalId } from './common';
 import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
 
@@ -62,16 +59,9 @@ export async function submitPending(viewer: Viewer, input: Record<string, unknow
   const account = await accountById(id);
   if (!account || account.domain !== null || account.approved) return seeOther(back, 'gone');
   if (form.data.operation === 'approve') {
-    await approveAccount(account.id);
-    await recordAction(viewer.account, 'approve', accountTarget(account));
+    await approveSignUp(viewer.account, account);
     return seeOther(back, 'approved');
   }
-  // A pending account may have signed in (its tokens answer 403 until approved): they go first, with their streams.
-  const tokens = await tokensOfAccount(account.id);
-  await Promise.all(tokens.map((t) => revokeToken(t, t.clientId)));
-  await endStreamsOfTokens(tokens.map((t) => t.id));
-  if (!(await rejectPendingAccount(account))) return seeOther(back, 'gone');
-  await countOnInstance('userCount', -1);
-  await recordAction(viewer.account, 'reject', accountTarget(account));
+  await rejectSignUp(viewer.account, account);
   return seeOther(back, 'rejected');
 }

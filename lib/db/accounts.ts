@@ -5,6 +5,7 @@ import { padId } from '../ids';
 import { remoteEmoji } from './emojis';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
+import { dropFacets, facetPuts, syncFacets } from './admin_accounts';
 import { batchGet, deleteItem, getItem, nowIso, putItem, query, queryAll, setAttributes, transact, updateItem, type Item } from './table';
 
 export const profileField = z.object({ name: z.string(), value: z.string() });
@@ -55,6 +56,13 @@ export const accountItem = z.object({
   suspensionOrigin: z.enum(['local', 'remote']).nullable().default(null),
   /** Its media are forced sensitive. */
   sensitizedAt: z.string().nullable().default(null),
+  /**
+   * A moderator asked for the suspended account's data to be deleted now (DELETE /api/v1/admin/accounts/:id):
+   * the sweeper's purge of suspended accounts takes it without waiting out the retention period.
+   */
+  purgeRequestedAt: z.string().nullable().default(null),
+  /** The address a local account signed up from (Admin::Account `ip`, the admin list's `ip` filter). */
+  signUpIp: z.string().nullable().default(null),
   locale: z.string().nullable().default(null),
   reason: z.string().nullable().default(null),
   lastSignInAt: z.string().nullable().default(null),
@@ -124,7 +132,7 @@ export async function accountByEmail(email: string): Promise<Account | undefined
 }
 
 export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passwordHash'> &
-  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'roleId' | 'displayName' | 'createdByClientId'>>;
+  Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'roleId' | 'displayName' | 'createdByClientId' | 'signUpIp'>>;
 
 /**
  * Creates a local account with its username and e-mail uniqueness items in one
@@ -145,6 +153,7 @@ export async function createLocalAccount(
     { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
     ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }, { Put: { Item: staffItem(account.id, account.roleId) } }] : []),
+    ...facetPuts(account),
   ]);
   if (result.ok) return { ok: true, account };
   return { ok: false, taken: result.failed.includes(0) ? 'username' : 'email' };
@@ -155,12 +164,13 @@ export async function updateAccount(id: string, changes: Partial<Omit<Account, '
   const set = setAttributes({ ...changes, updatedAt: nowIso() })!;
   const updated = await updateItem({ Key: keys.account(id), ...set, ConditionExpression: 'attribute_exists(PK)' }, accountItem);
   if (updated && changes.admin !== undefined) await setAdminMembership(updated);
+  if (updated) await syncFacets(updated, Object.keys(changes));
   return updated;
 }
 
 /** Approves a pending account, taking it off the pending index. */
 export async function approveAccount(id: string): Promise<Account | undefined> {
-  return updateItem(
+  const approved = await updateItem(
     {
       Key: keys.account(id),
       UpdateExpression: 'SET approved = :t, updatedAt = :now REMOVE GSI1PK, GSI1SK',
@@ -169,6 +179,23 @@ export async function approveAccount(id: string): Promise<Account | undefined> {
     },
     accountItem,
   );
+  if (approved) await syncFacets(approved, ['approved']);
+  return approved;
+}
+
+/**
+ * Deletes a local account that never got in (a rejected sign-up, as Mastodon's reject): its uniqueness items, its
+ * list facets, its tokens' items are the caller's. Only while it is still pending: answers false otherwise.
+ */
+export async function deletePendingAccount(account: Account): Promise<boolean> {
+  const result = await transact([
+    { Delete: { Key: keys.account(account.id), ConditionExpression: 'approved = :f', ExpressionAttributeValues: { ':f': false } } },
+    { Delete: { Key: keys.username(account.username), ConditionExpression: 'accountId = :id', ExpressionAttributeValues: { ':id': account.id } } },
+    ...(account.email ? [{ Delete: { Key: keys.email(account.email), ConditionExpression: 'accountId = :id', ExpressionAttributeValues: { ':id': account.id } } }] : []),
+  ]);
+  if (!result.ok) return false;
+  await dropFacets(account);
+  return true;
 }
 
 export async function pendingAccounts(limit = 100): Promise<Account[]> {
@@ -182,26 +209,6 @@ export async function pendingAccounts(limit = 100): Promise<Account[]> {
     accountItem,
   );
   return page.items;
-}
-
-/**
- * Rejects a pending sign-up, as Mastodon does: the account goes with its username and e-mail claims (both free
- * again), in one transaction that holds only while the account is still unapproved. False when it was not pending.
- * Its tokens are the caller's to revoke.
- */
-export async function rejectPendingAccount(account: Pick<Account, 'id' | 'username' | 'email'>): Promise<boolean> {
-  const result = await transact([
-    {
-      Delete: {
-        Key: keys.account(account.id),
-        ConditionExpression: 'attribute_exists(PK) AND approved = :f',
-        ExpressionAttributeValues: { ':f': false },
-      },
-    },
-    { Delete: { Key: keys.username(account.username) } },
-    ...(account.email ? [{ Delete: { Key: keys.email(account.email) } }] : []),
-  ]);
-  return result.ok;
 }
 
 /** Records a sign-in (the sign-in worker calls this). */

@@ -447,3 +447,19 @@ export const canonicalEmailBlock = (hash: string): Key => ({ PK: 'CANONICAL_EMAI
 /** An IP range rule (sign-up approval, sign-up block, no access), by its canonical CIDR: one partition, read whole. */
 export const ipBlock = (cidr: string): Key => ({ PK: 'IP_BLOCKS', SK: lower(cidr) });
 export const ipBlocksPartition = () => 'IP_BLOCKS';
+// ---- admin accounts API (lib/db/admin_accounts.ts, lib/db/strikes.ts) ----
+/**
+ * An account in one facet of the moderators' account list (`all`, `local`, `remote`, `pending`, `staff`, `silenced`,
+ * `suspended`, `disabled`, `sensitized`, `ip#<address>`), by account id: each facet is a sparse partition kept by the
+ * writes that change the state it names.
+ */
+export const adminAccountFacet = (facet: string, accountId: string): Key => ({ PK: `ADMIN_ACCOUNTS#${facet}`, SK: padId(accountId) });
+export const adminAccountFacetPartition = (facet: string) => `ADMIN_ACCOUNTS#${facet}`;
+/** A strike (Mastodon's AccountWarning) by its id. */
+export const strike = (id: string): Key => ({ PK: `STRIKE#${padId(id)}`, SK: 'STRIKE' });
+/** The strikes of one account, newest first read backwards. */
+export const accountStrike = (accountId: string, strikeId: string): Key => ({ PK: `STRIKES#${padId(accountId)}`, SK: padId(strikeId) });
+export const accountStrikesPartition = (accountId: string) => `STRIKES#${padId(accountId)}`;
+/** An appeal waiting for a moderator's decision, by appeal id (removed when decided). */
+export const pendingAppeal = (appealId: string): Key => ({ PK: 'APPEALS_PENDING', SK: padId(appealId) });
+export const pendingAppealsPartition = () => 'APPEALS_PENDING';

@@ -11,7 +11,7 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
-export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
+export const notificationTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'moderation_warning'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /** Types told to moderators (Mastodon's admin.*): a new local sign-up, a new report (the notification carries its `reportId`). */
@@ -35,6 +35,8 @@ export const notificationItem = z.object({
   groupKey: z.string().optional(),
   /** Held back by the recipient's notification policy (lib/notifications/policy.ts): listed only on request, never grouped. */
   filtered: z.boolean().optional(),
+  /** A `moderation_warning`: the strike it tells of (lib/db/strikes.ts). */
+  strikeId: z.string().optional(),
 });
 export type Notification = z.infer<typeof notificationItem>;
 

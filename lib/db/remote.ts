@@ -4,6 +4,7 @@
 import { countNamed } from './daily_stats';
 import { z } from 'zod';
 import { accountById, accountItem, accountsByIds, type Account } from './accounts';
+import { dropFacets, facetPuts } from './admin_accounts';
 import { deleteDomainAccount, domainAccountPut, recordPeer } from './instance_domain_blocks';
 import * as keys from './keys';
 import { batchGet, deleteItem, getItem, setAttributes, transact, updateItem, type Item } from './table';
@@ -36,6 +37,7 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
     { Put: { Item: { ...keys.remoteAcct(parsed.username, parsed.domain!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.account(parsed.id), ...parsed }, ConditionExpression: 'attribute_not_exists(PK)' } },
     domainAccountPut(parsed.domain!, parsed.id),
+    ...facetPuts(parsed),
   ]);
   // Outside the transaction: every new account of a domain writes this one item, and they must not conflict.
   if (result.ok) await Promise.all([recordPeer(parsed.domain!), countNamed('account', parsed.domain!.toLowerCase())]);
@@ -79,6 +81,7 @@ export async function deleteRemoteAccount(account: Account): Promise<void> {
   await deleteItem(keys.remoteAcct(account.username, account.domain), accountPointer, ownPointer);
   await deleteItem(keys.account(account.id), accountItem, { ConditionExpression: 'attribute_exists(#domain)', ExpressionAttributeNames: { '#domain': 'domain' } });
   await deleteDomainAccount(account.domain, account.id);
+  await dropFacets(account);
 }
 
 /**

@@ -5,7 +5,10 @@ import { updateAccount, type Account } from '../db/accounts';
 import { nowIso } from '../db/table';
 import { tokensOfAccount } from '../db/tokens';
 import { endStreamsOfTokens } from '../streaming/withdraw';
-import { forbidden } from '../errors';
+import { forbidden, notFound } from '../errors';
+import { reportById } from '../db/reports';
+import { resolveReportAs } from './reports';
+import { recordStrike } from './strikes';
 import { can, outranks, type Permission } from '../policy/roles';
 import { accountTarget, recordAction } from './audit';
 import { suspendAccount, unsuspendAccount } from './suspension';
@@ -35,6 +38,11 @@ const needsLogin = (type: AccountActionType | Reversal) => type === 'disable' ||
 export async function takeAccountAction(moderator: Account, target: Account, input: AccountActionInput): Promise<Account> {
   assertMayActOn(moderator, target);
   if (needsLogin(input.type) && target.domain !== null) throw forbidden();
+  // As Mastodon's find: an unknown report or warning preset is 404, before anything is done. No warning presets are
+  // kept here (Mastodon's admin-defined texts), so any preset id is unknown.
+  const report = input.reportId ? await reportById(input.reportId, true) : undefined;
+  if (input.reportId && !report) throw notFound();
+  if (input.warningPresetId) throw notFound();
   let after = target;
   switch (input.type) {
     case 'none':
@@ -55,6 +63,17 @@ export async function takeAccountAction(moderator: Account, target: Account, inp
       break;
   }
   await recordAction(moderator, input.type === 'none' ? 'warn' : input.type, accountTarget(target));
+  // Every action leaves a strike (Admin::AccountAction#process_strike!), the report's statuses named in it; the
+  // report is resolved; the account is told when the moderator asks (lib/moderation/strikes.ts).
+  await recordStrike(moderator, after, {
+    action: input.type,
+    text: input.text?.trim() ?? '',
+    reportId: report?.id ?? null,
+    statusIds: report?.statusIds ?? [],
+    notify: input.sendEmailNotification === true,
+  });
+  // Resolved by this moderator, with its audit entry (nothing when it was resolved already).
+  if (report) await resolveReportAs(moderator, report.id);
   return after;
 }
 

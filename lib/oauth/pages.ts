@@ -140,3 +140,56 @@ export const errorPage = (error: string, description: string) => page('An error 
 export const forbiddenPage = () => page('Request refused', `
 <h1>Request refused</h1>
 <p class="error" id="error" data-error="invalid_authenticity_token">The form has expired or did not come from this site. Go back, reload the page and try again.</p>`);
+
+// ---- the strike (dispute) page: /disputes/strikes/:id (lib/moderation/disputes.ts) ----
+
+export type StrikeView = {
+  id: string;
+  action: string;
+  text: string;
+  createdAt: string;
+  appeal: { text: string; state: string } | null;
+  mayAppeal: boolean;
+};
+
+const STRIKE_HEADINGS: Record<string, string> = {
+  none: 'You have received a warning',
+  disable: 'Your account has been disabled',
+  mark_statuses_as_sensitive: 'Your posts have been marked as sensitive',
+  delete_statuses: 'Your posts have been removed',
+  sensitive: 'Your posts will be marked as sensitive from now on',
+  silence: 'Your account has been limited',
+  suspend: 'Your account has been suspended',
+};
+
+/** The sign-in form of the strike page (the session cookie of the OAuth pages). */
+export const strikeLoginPage = (opts: { action: string; csrf: string; email?: string; error?: string }) => page('Log in', `
+<h1>Log in to ${esc(config.domain)}</h1>
+<p>Log in to see the moderation decision about your account.</p>
+${opts.error ? `<p class="error" role="alert" id="error">${esc(opts.error)}</p>` : ''}
+<form method="post" action="${esc(opts.action)}">
+<input type="hidden" name="csrf_token" value="${esc(opts.csrf)}">
+<label for="email">E-mail address</label>
+<input type="email" id="email" name="email" value="${esc(opts.email)}" autocomplete="username" required autofocus>
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit" class="primary">Log in</button></div>
+</form>`);
+
+/** The strike as its account sees it, with the appeal form while it may appeal. */
+export const strikePage = (opts: { action: string; csrf: string; strike: StrikeView; error?: string; notice?: string }) => page('Moderation decision', `
+<h1>${esc(STRIKE_HEADINGS[opts.strike.action] ?? 'Moderation decision')}</h1>
+<p class="muted">${esc(opts.strike.createdAt.slice(0, 10))}</p>
+${opts.strike.text ? `<p id="strike-text">${esc(opts.strike.text)}</p>` : ''}
+${opts.notice ? `<p class="notice" role="status">${esc(opts.notice)}</p>` : ''}
+${opts.error ? `<p class="error" role="alert" id="error">${esc(opts.error)}</p>` : ''}
+${opts.strike.appeal
+    ? `<p id="appeal-state">Your appeal is ${esc(opts.strike.appeal.state)}.</p><p class="muted">${esc(opts.strike.appeal.text)}</p>`
+    : opts.strike.mayAppeal
+      ? `<form method="post" action="${esc(opts.action)}">
+<input type="hidden" name="csrf_token" value="${esc(opts.csrf)}">
+<label for="appeal_text">Appeal this decision</label>
+<textarea id="appeal_text" name="appeal[text]" rows="6" maxlength="2000" required style="width:100%;background:#131419;color:inherit;border:1px solid #444b5d;border-radius:4px;padding:.6rem;font:inherit"></textarea>
+<div class="actions"><button type="submit" class="primary">Submit appeal</button></div>
+</form>`
+      : '<p class="muted">This decision can no longer be appealed.</p>'}`);

@@ -21,6 +21,9 @@ export const basePath = () => new URL(config.baseUrl).pathname.replace(/\/+$/, '
 /** The cookies' Path: the whole site, /oauth and /admin alike. */
 const cookiePath = () => basePath() || '/';
 
+/** The path of the strike (dispute) pages, which share the site's session. */
+export const disputesPath = () => `${basePath()}/disputes`;
+
 const cookie = (name: string, value: string, maxAge?: number) =>
   [
     `${name}=${value}`,
@@ -76,7 +79,7 @@ export function loginCsrf(cookies: Record<string, string>): { field: string; coo
   const existing = cookieValue(cookies, LOGIN_CSRF_COOKIE);
   if (existing) return { field: loginFieldFor(existing) };
   const raw = secretToken();
-  return { field: loginFieldFor(raw), cookie: cookie(LOGIN_CSRF_COOKIE, raw) };
+  return { field: loginFieldFor(raw), cookie: cookie(LOGIN_CSRF_COOKIE, raw, undefined) };
 }
 
 export function loginCsrfValid(cookies: Record<string, string>, field: unknown): boolean {

@@ -18,6 +18,7 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   update: (name) => `${name} edited a post`,
   'admin.sign_up': (name) => `${name} signed up`,
   'admin.report': (name) => `${name} submitted a report`,
+  moderation_warning: () => 'Your account has received a moderation warning',
 };
 
 export const BODY_LENGTH = 140;

@@ -12,8 +12,9 @@ export function renderAdminAccount(account: Account) {
     domain: account.domain,
     created_at: account.createdAt,
     email: local ? account.email ?? null : null,
-    ip: null as string | null,
-    ips: [] as { ip: string; used_at: string }[],
+    // The sign-up address is the one this server keeps (Mastodon lists every address a user signed in from).
+    ip: local ? account.signUpIp : null,
+    ips: local && account.signUpIp ? [{ ip: account.signUpIp, used_at: account.createdAt }] : [],
     locale: account.locale,
     invite_request: account.reason,
     role: renderRole(roleOf(account)),

@@ -13,6 +13,8 @@ import { statusesByIds, type Status } from '../db/statuses';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { renderReport } from './report';
+import { strikesByIds } from '../db/strikes';
+import { renderAccountWarning } from './account_warning';
 import { renderStatuses } from './status';
 
 /** The Report entities of a page's admin.report notifications, by report id (a report or target gone: none). */
@@ -46,10 +48,11 @@ export async function targetStatuses(notifications: Notification[]): Promise<Map
 
 export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
   if (notifications.length === 0) return [];
-  const [accounts, targets, reports] = await Promise.all([
+  const [accounts, targets, reports, strikes] = await Promise.all([
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
     targetStatuses(notifications),
     notifiedReports(notifications),
+    strikesByIds(notifications.flatMap((n) => (n.strikeId ? [n.strikeId] : []))),
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
@@ -64,6 +67,12 @@ export async function renderNotifications(notifications: Notification[], viewer:
     if (n.type === 'admin.report') {
       const report = n.reportId ? reports.get(n.reportId) : undefined;
       if (report) out.push({ ...base, report });
+      continue;
+    }
+    if (n.type === 'moderation_warning') {
+      // Mastodon 4.3: the strike itself, as AccountWarning; none without it.
+      const strike = n.strikeId ? strikes.get(n.strikeId) : undefined;
+      if (strike) out.push({ ...base, moderation_warning: renderAccountWarning(strike, viewer) });
       continue;
     }
     if (!statusTypes.includes(n.type)) {

@@ -7,6 +7,8 @@
 import { accountsByIds } from '../db/accounts';
 import type { Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
+import { strikesByIds } from '../db/strikes';
+import { renderAccountWarning } from './account_warning';
 import { visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { notifiedReports, targetStatuses } from './notification';
@@ -53,10 +55,11 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [accounts, targets, reports] = await Promise.all([
+  const [accounts, targets, reports, strikes] = await Promise.all([
     accountsByIds(accountIds),
     targetStatuses(groups.map((g) => g.notification)),
     notifiedReports(groups.map((g) => g.notification)),
+    strikesByIds(groups.flatMap((g) => (g.notification.strikeId ? [g.notification.strikeId] : []))),
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
@@ -79,6 +82,9 @@ export async function renderNotificationGroups(
     // An admin.report group carries its Report (Mastodon 4.3's NotificationGroup#report); gone with the report.
     const report = n.type === 'admin.report' && n.reportId ? reports.get(n.reportId) : undefined;
     if (n.type === 'admin.report' && !report) continue;
+    // Mastodon 4.3: a moderation_warning group carries its strike as AccountWarning.
+    const strike = n.type === 'moderation_warning' && n.strikeId ? strikes.get(n.strikeId) : undefined;
+    if (n.type === 'moderation_warning' && !strike) continue;
     const sample = group.sampleAccountIds.filter((id) => accounts.has(id));
     fullIds.add(n.fromAccountId);
     sample.forEach((id) => sampledIds.add(id));
@@ -93,6 +99,7 @@ export async function renderNotificationGroups(
       sample_account_ids: sample,
       ...(statusId !== undefined ? { status_id: statusId } : {}),
       ...(report ? { report } : {}),
+      ...(strike ? { moderation_warning: renderAccountWarning(strike, viewer) } : {}),
     });
   }
 

@@ -150,8 +150,9 @@ describe('storing actors', () => {
     expect(new Set(saved.map((a) => a?.id)).size).toBe(1);
     expect(saved[0]).toBeDefined();
     // The account, its actor URI and handle pointers; its entries in the domain's account index and the peers list;
-    // and, the actor being discoverable, its two profile-directory entries (lib/db/directory.ts).
-    expect(await storedItemCount()).toBe(before + 7);
+    // the actor being discoverable, its two profile-directory entries (lib/db/directory.ts); and its entries in the
+    // moderators' account list, `all` and `remote` (lib/db/admin_accounts.ts).
+    expect(await storedItemCount()).toBe(before + 9);
     expect(await itemsStartingWith('ACTOR#https://burst.example/')).toBe(1);
     expect(await itemsStartingWith('ACCT#eve@burst.example')).toBe(1);
   });
