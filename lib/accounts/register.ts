@@ -25,7 +25,7 @@ import { issueAccessToken } from '../tokens';
 import { confirmationMail } from './confirmation';
 import { charLength, describe, Violations } from './violations';
 import { USERNAME_MAX } from '../text/limits';
-import { queueStaffNotice } from '../moderation/staff_notices';
+import { queueStaffNotice } from '../queue/staff_notice';
 
 export type RegistrationInput = {
   username: string;

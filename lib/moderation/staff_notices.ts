@@ -94,12 +94,3 @@ async function tellOfReport(reportId: string): Promise<number> {
 /** Tells the staff of a new sign-up or report; answers how many notifications were written. */
 export const tellStaff = (notice: StaffNoticeMessage): Promise<number> =>
   notice.notice === 'admin.sign_up' ? tellOfSignUp(notice.accountId) : tellOfReport(notice.reportId);
-
-/** Queues a notice for the notify worker; a failure is logged, never the caller's (the sign-up or report stands). */
-export async function queueStaffNotice(notice: StaffNoticeMessage): Promise<void> {
-  try {
-    await enqueue('notify', notice);
-  } catch (err) {
-    log.error('staff notice not queued', { notice: notice.notice, err });
-  }
-}

@@ -15,7 +15,7 @@ import { isId, newId } from '../ids';
 import { visibleAccountById } from '../policy/accounts';
 import { isRemoteAccount } from '../policy/federation';
 import { mayView } from '../policy/view';
-import { queueStaffNotice } from '../moderation/staff_notices';
+import { queueStaffNotice } from '../queue/staff_notice';
 
 /** Mastodon's limit on a local reporter's comment (Report::COMMENT_SIZE_LIMIT), in characters. */
 export const REPORT_COMMENT_MAX = 1000;

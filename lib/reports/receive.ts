@@ -10,7 +10,7 @@ import { putReceivedReport, type Report } from '../db/reports';
 import type { Status } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
-import { queueStaffNotice } from '../moderation/staff_notices';
+import { queueStaffNotice } from '../queue/staff_notice';
 
 /** Characters of a received Flag's comment kept (Mastodon keeps 5,000). */
 export const RECEIVED_COMMENT_MAX = 5000;
