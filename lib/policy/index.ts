@@ -12,3 +12,4 @@ export * from './accounts';
 export * from './federation';
 export * from './instance_domains';
 export * from './roles';
+export * from './sanctions';

@@ -6,8 +6,7 @@
 // fetch asks, so the list is read whole and kept for a short while per process:
 // a new block takes effect everywhere within BLOCKS_TTL_MS.
 import type { Account } from '../db/accounts';
-import { accountById, accountsByIds } from '../db/accounts';
-import { followEdges } from '../db/follows';
+import { accountsByIds } from '../db/accounts';
 import { allInstanceDomainBlocks, type DomainBlockSeverity, type InstanceDomainBlock } from '../db/instance_domain_blocks';
 import type { Status } from '../db/statuses';
 import { entersPublicTimelines } from './visibility';
@@ -96,16 +95,4 @@ export async function suspendedAmong(domains: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const domain of new Set(domains)) if (await isSuspendedDomain(domain)) out.add(domain);
   return out;
-}
-
-/**
- * Is a notification from `actorId` to `recipientId` kept out because the actor's server is silenced and the
- * recipient does not follow the actor (Mastodon's NotifyService#from_limited?)? Reads nothing when no domain
- * is blocked; else the actor's account, and the follow edge only for a silenced actor.
- */
-export async function limitedSender(recipientId: string, actorId: string): Promise<boolean> {
-  if ((await blocksByDomain()).size === 0) return false;
-  const actor = await accountById(actorId);
-  if (!actor || !(await isSilencedAccount(actor))) return false;
-  return !(await followEdges(recipientId, [actorId])).has(actorId);
 }
