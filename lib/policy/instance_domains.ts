@@ -9,7 +9,6 @@ import type { Account } from '../db/accounts';
 import { accountsByIds } from '../db/accounts';
 import { allInstanceDomainBlocks, type DomainBlockSeverity, type InstanceDomainBlock } from '../db/instance_domain_blocks';
 import type { Status } from '../db/statuses';
-import { entersPublicTimelines } from './visibility';
 
 export const BLOCKS_TTL_MS = 10_000;
 
@@ -83,12 +82,6 @@ export async function withoutSilencedDomains(statuses: Status[]): Promise<Status
   for (const author of authors.values()) if (await isSilencedAccount(author)) silenced.add(author.id);
   return statuses.filter((s) => !silenced.has(s.accountId));
 }
-
-/** Is a newly stored status listed in the public timelines: one that enters them, of an author on no blocked server? */
-export const listedInPublicTimelines = async (
-  status: Parameters<typeof entersPublicTimelines>[0],
-  author: Pick<Account, 'domain'>,
-): Promise<boolean> => entersPublicTimelines(status) && !(await isSilencedAccount(author));
 
 /** Of `domains` (host[:port]), those suspended. */
 export async function suspendedAmong(domains: string[]): Promise<Set<string>> {

@@ -10,12 +10,13 @@
 // suspended server is limited as a silenced account is. Every decision is taken from an account
 // item the caller has already read (a page's authors come in the render's batch read); the only
 // reads made here are follow edges, and only when a limited author is on the page.
-import { accountById, type Account } from '../db/accounts';
+import { accountById, accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
 import { knowItem } from '../db/known_items';
 import * as keys from '../db/keys';
 import type { Status } from '../db/statuses';
 import { isSilencedAccount } from './instance_domains';
+import { entersPublicTimelines } from './visibility';
 
 type Sanctioned = Pick<Account, 'id' | 'domain' | 'silencedAt' | 'suspendedAt'>;
 
@@ -46,6 +47,10 @@ export const storedSensitive = (sensitive: boolean, mediaCount: number, author: 
 
 /** Does a status of `author` enter the public and hashtag timelines and streams? Not a limited author's. */
 export const authorListedPublicly = async (author: Sanctioned): Promise<boolean> => !(await isLimited(author));
+
+/** Is a newly stored status listed in the public timelines: one that enters them, of an author neither limited nor on a blocked server? */
+export const listedInPublicTimelines = async (status: Parameters<typeof entersPublicTimelines>[0], author: Sanctioned): Promise<boolean> =>
+  entersPublicTimelines(status) && (await authorListedPublicly(author));
 
 /** The accounts of a list (followers, following, favourited_by, directory, ...) others may see: none suspended. */
 export const withoutSuspended = <A extends Pick<Account, 'id' | 'suspendedAt'>>(accounts: A[], viewerId?: string): A[] =>
@@ -98,4 +103,13 @@ export async function limitedSender(recipientId: string, actorId: string): Promi
 /** Does the notification policy's `for_limited_accounts` apply: a limited actor the recipient does not follow? */
 export async function limitedFor(recipientId: string, actor: Sanctioned, notFollowing: () => Promise<boolean>): Promise<boolean> {
   return (await isLimited(actor)) && (await notFollowing());
+}
+
+/**
+ * Does a status of these authors (its author, and a reblog's original author) go to nobody's home, list or
+ * stream: is one of them suspended? One batch read of the authors, once per fan-out page.
+ */
+export async function hasSuspendedAuthor(authorIds: string[]): Promise<boolean> {
+  const authors = await accountsByIds(authorIds);
+  return [...authors.values()].some(isSuspended);
 }

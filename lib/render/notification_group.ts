@@ -7,7 +7,7 @@
 import { accountsByIds } from '../db/accounts';
 import type { Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
-import { visibleTo } from '../policy';
+import { goneFor, visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { targetStatuses } from './notification';
 import { renderStatuses } from './status';
@@ -53,7 +53,9 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [accounts, targets] = await Promise.all([accountsByIds(accountIds), targetStatuses(groups.map((g) => g.notification))]);
+  const [read, targets] = await Promise.all([accountsByIds(accountIds), targetStatuses(groups.map((g) => g.notification))]);
+  // A suspended actor is gone for everyone else: its groups and its place in others' samples with it.
+  const accounts = new Map([...read].filter(([, a]) => !goneFor(a, viewer.id)));
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
 
