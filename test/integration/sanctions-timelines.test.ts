@@ -1,10 +1,13 @@
 // Sanctions on the timelines (lib/policy/sanctions.ts): a suspended author's statuses leave home, public and
 // hashtag timelines (a suspension after fan-out included, decided at read time from the authors the page
-// render reads); a silenced author's leave the public and hashtag timelines for everyone, and stay in its
+// render reads; the fan-out delivers a suspended author's posts to nobody, lists included); a silenced author's leave the public and hashtag timelines for everyone, and stay in its
 // followers' homes (Mastodon's PublicFeed without_suspended.without_silenced, FeedManager).
 import { handler as homeTimeline } from '../../functions/timelines/home';
 import { handler as publicTimeline } from '../../functions/timelines/public';
 import { handler as tagTimeline } from '../../functions/timelines/tag';
+import { handler as listHandler } from '../../functions/lists/timeline';
+import { addAccounts, createList } from '../../lib/lists';
+import { fanOut } from '../../lib/timelines/fanout';
 import { updateAccount } from '../../lib/db/accounts';
 import type { Status } from '../../lib/db/statuses';
 import { putItem } from '../../lib/db/table';
@@ -87,5 +90,29 @@ describe('a silenced author', () => {
     const res = await home(follower.token);
     const found = (res.body as { id: string; account: { limited?: boolean } }[]).find((s) => s.id === status.id);
     expect(found?.account.limited).toBe(true);
+  });
+});
+
+describe('lists', () => {
+  it("drop a suspended author's statuses the fan-out wrote before the suspension, and get none after it", async () => {
+    const [author, owner] = await Promise.all([aUser(), aUser()]);
+    await aFollow(owner.account, author.account);
+    const list = await createList(owner.account, { title: 'sanctioned' });
+    await addAccounts(owner.account, list.id, [author.account.id]);
+    const listTimeline = () => call(listHandler, { path: `/api/v1/timelines/list/${list.id}`, pathParameters: { list_id: list.id }, token: owner.token });
+    const before = await aPostedStatus(author.account);
+    await fanOut(before.id);
+    expect(ids((await listTimeline()).body)).toEqual([before.id]);
+    expect(ids((await home(owner.token)).body)).toContain(before.id);
+
+    await updateAccount(author.account.id, { suspendedAt: new Date().toISOString(), suspensionOrigin: 'local' });
+    const after = await aPostedStatus(author.account);
+    await fanOut(after.id);
+    expect((await listTimeline()).body).toEqual([]);
+    expect(ids((await home(owner.token)).body)).not.toContain(before.id);
+    // Lifted, the one written before shows again; the one posted during the suspension was never delivered.
+    await updateAccount(author.account.id, { suspendedAt: null, suspensionOrigin: null });
+    expect(ids((await listTimeline()).body)).toEqual([before.id]);
+    expect(ids((await home(owner.token)).body)).not.toContain(after.id);
   });
 });
