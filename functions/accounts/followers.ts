@@ -11,7 +11,7 @@ export const schema = pageQuery(40, 80).extend({ id: z.string() });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const account = await visibleAccountById(input.id);
-  const page = await followersOf(account.id, input);
+  const page = await followersOf(account, ctx.account?.id, input);
   return pageReply(ctx, page, page.accounts.map((a) => renderAccount(a)));
 }
 

@@ -9,7 +9,8 @@ import { apUrls } from '../../lib/federation/urls';
 export const schema = z.object({ username: z.string() });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
-  const account = await localAccountNamed(input.username);
+  // The actor document of a suspended account stays served (its page answers 403 itself).
+  const account = await localAccountNamed(input.username, { whileSuspended: 'served' });
   if (negotiate(ctx.headers.accept, 'activity') === 'html') return toWebPage(apUrls.profile(account.username));
   await authorizedFetch(ctx);
   return activityReply(await renderPerson(account));

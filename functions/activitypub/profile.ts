@@ -14,8 +14,10 @@ export const schema = z.object({ handle: handleParam });
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
   // Not a profile URL: the answer the catch-all gives every unknown path (functions/system/not_found.ts).
   if (input.handle === undefined) throw notFound('Not found');
-  const account = await localAccountNamed(input.handle);
-  if (negotiate(ctx.headers.accept, 'html') === 'activity') {
+  const activity = negotiate(ctx.headers.accept, 'html') === 'activity';
+  // A suspended account's page answers 403; its actor document stays served (Mastodon's AccountsController).
+  const account = await localAccountNamed(input.handle, { whileSuspended: activity ? 'served' : 'forbidden' });
+  if (activity) {
     await authorizedFetch(ctx);
     return activityReply(await renderPerson(account));
   }

@@ -50,7 +50,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const accountsKept = fittingPrefix(firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)), PAGE_BODY_BUDGET_BYTES / 2);
   const tags = await renderSearchTags(hashtags);
   const used = Buffer.byteLength(JSON.stringify({ accounts: accountsKept, hashtags: tags })) * 2;
-  const rendered = await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public' });
+  const rendered = await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public', sanctions: 'search' });
   return { accounts: accountsKept, statuses: fittingPrefix(rendered, PAGE_BODY_BUDGET_BYTES - used - 64), hashtags: tags };
 }
 

@@ -27,12 +27,14 @@ export const notificationPolicyItem = z.object({
   notFollowers: z.enum(policyActions).default('accept'),
   newAccounts: z.enum(policyActions).default('accept'),
   privateMentions: z.enum(policyActions).default('accept'),
-  limitedAccounts: z.enum(policyActions).default('accept'),
+  // Mastodon 4.3's one default that is not `accept`: a limited (silenced) account's notifications to those who
+  // do not follow it are filtered.
+  limitedAccounts: z.enum(policyActions).default('filter'),
   updatedAt: z.string().optional(),
 });
 export type NotificationPolicy = z.infer<typeof notificationPolicyItem>;
 
-/** The policy of an account that never set one: every criterion accepted, so nothing is held back. */
+/** The policy of an account that never set one: every criterion accepted but limited accounts, filtered (Mastodon 4.3). */
 export const UNSET_POLICY: NotificationPolicy = notificationPolicyItem.parse({});
 
 /** The recipient's stored policy, or undefined when it never set one (one GetItem). */

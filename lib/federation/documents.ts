@@ -8,11 +8,11 @@ import { accountByUsername, accountsByIds, type Account } from '../db/accounts';
 import { accountStatusesPage, pinnedStatusIds } from '../db/account_statuses';
 import { followersPage, followingPage } from '../db/follows';
 import { statusById, statusesByIds, type Status } from '../db/statuses';
-import { notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { isId } from '../ids';
 import { log } from '../log';
 import type { Page } from '../paging';
-import { isPublic, mayView, openToAnyone } from '../policy';
+import { isPublic, isSuspended, mayView, openToAnyone } from '../policy';
 import {
   actorUriOf,
   announceOf,
@@ -35,9 +35,12 @@ export const FOLLOWS_PAGE_SIZE = 40;
 const FEATURED_LIMIT = 20;
 
 /** A local account by username; "Record not found" for an unknown name and for a remote account. */
-export async function localAccountNamed(username: string): Promise<Account> {
+export async function localAccountNamed(username: string, opts: { whileSuspended?: 'served' | 'forbidden' } = {}): Promise<Account> {
   const account = username.length <= 30 ? await accountByUsername(username) : undefined;
   if (!account || account.domain !== null) throw notFound();
+  // A suspended account's documents answer 403 while its data is kept (Mastodon's temporary_suspension_response);
+  // only its actor document stays served (keys kept, `suspended: true`) so that its signatures still verify.
+  if (opts.whileSuspended !== 'served' && isSuspended(account)) throw forbidden();
   return account;
 }
 

@@ -12,7 +12,7 @@ import { mediaByIds, type Media } from '../db/media';
 import { pollsByIds, type Poll } from '../db/polls';
 import { statusesByIds, type Status } from '../db/statuses';
 import { mediaUrl } from '../media/storage';
-import { statusAddressing } from '../policy';
+import { isSuspended, statusAddressing } from '../policy';
 import { shortcodesIn, shortcodesOfEach } from '../render/emoji';
 import { instancePublicKey, publicKeyOf } from './keys';
 import { questionFields } from './polls';
@@ -100,7 +100,10 @@ const dayOf = (iso: string): string => {
 /** A local account as a Person (Service for a bot), with its publicKey; one read for its emoji, one for its key. */
 export async function renderPerson(account: Account): Promise<ApObject> {
   const actor = apUrls.actor(account.username);
-  const shortcodes = shortcodesIn([account.displayName, account.note]);
+  // A suspended account keeps its key (its signatures still verify) and says `suspended`, showing nothing it
+  // wrote or chose (Mastodon's ActivityPub::ActorSerializer).
+  const suspended = isSuspended(account);
+  const shortcodes = suspended ? [] : shortcodesIn([account.displayName, account.note]);
   const [emojis, publicKeyPem] = await Promise.all([
     shortcodes.length > 0 ? emojisByShortcodes(shortcodes) : Promise.resolve(new Map<string, Emoji>()),
     publicKeyOf(account),
@@ -115,18 +118,19 @@ export async function renderPerson(account: Account): Promise<ApObject> {
     outbox: apUrls.outbox(account.username),
     featured: apUrls.featured(account.username),
     preferredUsername: account.username,
-    name: account.displayName,
-    summary: account.noteHtml,
+    name: suspended ? account.username : account.displayName,
+    summary: suspended ? '' : account.noteHtml,
     url: apUrls.profile(account.username),
-    manuallyApprovesFollowers: account.locked,
-    discoverable: account.discoverable,
+    manuallyApprovesFollowers: suspended ? false : account.locked,
+    discoverable: suspended ? false : account.discoverable,
     published: dayOf(account.createdAt),
     publicKey: { id: apUrls.keyId(account.username), owner: actor, publicKeyPem },
     tag: emojiTags(shortcodes, emojis),
-    attachment: propertyValues(account),
+    attachment: suspended ? [] : propertyValues(account),
     endpoints: { sharedInbox: apUrls.sharedInbox() },
-    ...(account.avatarKey ? { icon: imageOf(account.avatarKey) } : {}),
-    ...(account.headerKey ? { image: imageOf(account.headerKey) } : {}),
+    ...(suspended ? { suspended: true } : {}),
+    ...(!suspended && account.avatarKey ? { icon: imageOf(account.avatarKey) } : {}),
+    ...(!suspended && account.headerKey ? { image: imageOf(account.headerKey) } : {}),
   };
 }
 

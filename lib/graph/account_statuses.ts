@@ -7,7 +7,7 @@ import { accountStatusesPage, pinnedStatusIds, type AccountStatusFilters } from 
 import { statusesByIds, type Status } from '../db/statuses';
 import { pageQuery } from '../paging';
 import { booleanish, text } from '../schema';
-import { blockedBetween, visibleTo } from '../policy';
+import { blockedBetween, goneFor, visibleTo } from '../policy';
 import type { TimelinePage } from '../db/timelines';
 import { normalizeTag } from '../text/tags';
 
@@ -30,6 +30,8 @@ const passes = (filters: AccountStatusFilters) => (s: Status): boolean =>
 
 export async function accountStatuses(accountId: string, viewer: Account | undefined, input: AccountStatusesQuery): Promise<TimelinePage> {
   const account = await visibleAccountById(accountId);
+  // A suspended account's statuses are gone for all but itself (Mastodon's Accounts::StatusesController answers []).
+  if (goneFor(account, viewer?.id)) return { statuses: [] };
   // A block either way hides the author's statuses from the viewer entirely.
   if (viewer && viewer.id !== account.id && (await blockedBetween(viewer.id, account.id))) return { statuses: [] };
   const page = { max_id: input.max_id, since_id: input.since_id, min_id: input.min_id, limit: input.limit };

@@ -5,6 +5,7 @@ import type { Account } from '../db/accounts';
 import { followersPage, followingPage, type Follow } from '../db/follows';
 import type { Page } from '../paging';
 import { visibleAccountsByIds } from '../policy/accounts';
+import { goneFor } from '../policy/sanctions';
 
 export type AccountPage = { accounts: Account[]; newest?: string; oldest?: string };
 
@@ -17,6 +18,11 @@ async function pageOf(edges: Follow[], other: (f: Follow) => string): Promise<Ac
   };
 }
 
-export const followersOf = async (accountId: string, page: Page) => pageOf(await followersPage(accountId, page), (f) => f.followerId);
+type Owner = Pick<Account, 'id' | 'suspendedAt'>;
 
-export const followingOf = async (accountId: string, page: Page) => pageOf(await followingPage(accountId, page), (f) => f.followedId);
+/** A suspended account's lists are empty to all but itself (Mastodon's hide_results? for an unavailable account). */
+export const followersOf = async (account: Owner, viewerId: string | undefined, page: Page): Promise<AccountPage> =>
+  goneFor(account, viewerId) ? { accounts: [] } : pageOf(await followersPage(account.id, page), (f) => f.followerId);
+
+export const followingOf = async (account: Owner, viewerId: string | undefined, page: Page): Promise<AccountPage> =>
+  goneFor(account, viewerId) ? { accounts: [] } : pageOf(await followingPage(account.id, page), (f) => f.followedId);

@@ -9,6 +9,7 @@
 // blocked account's profile stays reachable by id and by lookup anyway. The other,
 // partial matches leave out accounts blocked either way, as Mastodon's search index
 // query does; mutes do not hide them.
+import { isSuspended } from '../policy/sanctions';
 import { isVisible } from '../policy/accounts';
 import { USERNAME_MAX } from '../text/limits';
 import { accountsByIds, type Account } from '../db/accounts';
@@ -54,7 +55,8 @@ export async function searchAccounts(viewer: Account, input: SearchInput): Promi
     const accounts = await accountsByIds(page.items.map((e) => e.accountId));
     let matches = page.items.flatMap((e) => {
       const account = accounts.get(e.accountId);
-      return account && isVisible(account) && (isExact(account) || !hidden(account)) ? [account] : [];
+      // A suspended account is found only by its exact name (its entity then says so), as Mastodon's searchable scope.
+      return account && isVisible(account) && (isExact(account) || (!hidden(account) && !isSuspended(account))) ? [account] : [];
     });
     if (input.following) {
       const edges = await followEdges(viewer.id, matches.map((a) => a.id));

@@ -11,7 +11,7 @@ import {
 } from '../db/interactions';
 import { statusesByIds, type Status } from '../db/statuses';
 import type { Page } from '../paging';
-import { mayView, viewableStatus, visibleTo } from '../policy';
+import { authorShown, goneFor, mayView, viewableStatus, visibleTo } from '../policy';
 import { statusById } from '../db/statuses';
 import { notFound } from '../errors';
 
@@ -27,23 +27,24 @@ async function listedStatus(id: string, viewer: Account | undefined): Promise<St
   const shown = await viewableStatus(id, viewer);
   if (!shown.reblogOfId) return shown;
   const original = await statusById(shown.reblogOfId);
-  if (!original || !(await mayView(viewer, original))) throw notFound();
+  if (!original || !(await mayView(viewer, original)) || !(await authorShown(original, viewer?.id))) throw notFound();
   return original;
 }
 
-async function accountsOf(entries: ListEntry[]): Promise<ListResult<Account>> {
+/** The accounts of the entries; a suspended one is listed to nobody but itself. */
+async function accountsOf(entries: ListEntry[], viewer: Account | undefined): Promise<ListResult<Account>> {
   const found = await accountsByIds(entries.map((e) => e.accountId));
-  return { items: entries.flatMap((e) => found.get(e.accountId) ?? []), ...bounds(entries) };
+  return { items: entries.flatMap((e) => found.get(e.accountId) ?? []).filter((a) => !goneFor(a, viewer?.id)), ...bounds(entries) };
 }
 
 export async function favouritedBy(id: string, viewer: Account | undefined, page: Page): Promise<ListResult<Account>> {
   const status = await listedStatus(id, viewer);
-  return accountsOf(await statusFavouritesPage(status.id, page));
+  return accountsOf(await statusFavouritesPage(status.id, page), viewer);
 }
 
 export async function rebloggedBy(id: string, viewer: Account | undefined, page: Page): Promise<ListResult<Account>> {
   const status = await listedStatus(id, viewer);
-  return accountsOf(await statusReblogsPage(status.id, page));
+  return accountsOf(await statusReblogsPage(status.id, page), viewer);
 }
 
 /** Statuses named by the entries, in entry order, without deleted ones or ones the viewer can no longer see. */

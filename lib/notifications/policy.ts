@@ -30,12 +30,11 @@ import { id, oneOrMany } from '../schema';
 
 /**
  * What the recipient's policy does with a new notification. One GetItem of the
- * policy; nothing more for an account that never set one (or accepts everything);
+ * policy (one never set is Mastodon's default, which filters limited accounts);
  * the follow edges, thread and permission only when a criterion needs them.
  */
 export async function policyDecision(recipientId: string, sender: Account, type: NotificationType, status: Status | undefined): Promise<PolicyAction> {
-  const policy = await storedPolicyOf(recipientId);
-  if (!policy) return 'accept';
+  const policy = (await storedPolicyOf(recipientId)) ?? UNSET_POLICY;
   const action = await policyAction(policy, { recipientId, sender, type, status });
   // A sender whose request the recipient accepted is never held back again.
   if (action !== 'accept' && (await senderPermitted(recipientId, sender.id))) return 'accept';

@@ -15,11 +15,11 @@ export async function visibleAccountById(id: string): Promise<Account> {
   return account;
 }
 
-/** The accounts of these ids that others may see, in the order given: one batch read. */
+/** The accounts of these ids that others may see, in the order given, none suspended (lists of accounts leave them out): one batch read. */
 export async function visibleAccountsByIds(ids: string[]): Promise<Account[]> {
   const found = await accountsByIds(ids);
   return ids.flatMap((id) => {
     const account = found.get(id);
-    return account && isVisible(account) ? [account] : [];
+    return account && isVisible(account) && account.suspendedAt === null ? [account] : [];
   });
 }

@@ -14,15 +14,13 @@
 // federate: `federationRefusal` says why a server is refused, for the inbox,
 // delivery and fetch (lib/federation/domain_gate.ts, deliver.ts, fetch.ts).
 import type { Account } from '../db/accounts';
-import { accountById, accountsByIds } from '../db/accounts';
-import { followEdges } from '../db/follows';
+import { accountsByIds } from '../db/accounts';
 import { config } from '../config';
 import { allDomainAllows } from '../db/domain_allows';
 import { recentInstanceSettings } from '../db/instance';
 import { allInstanceDomainBlocks, type DomainBlockSeverity, type InstanceDomainBlock } from '../db/instance_domain_blocks';
 import type { Status } from '../db/statuses';
 import { memo } from '../memo';
-import { entersPublicTimelines } from './visibility';
 
 export const BLOCKS_TTL_MS = 10_000;
 
@@ -164,27 +162,9 @@ export async function withoutSilencedDomains(statuses: Status[]): Promise<Status
   return statuses.filter((s) => !silenced.has(s.accountId));
 }
 
-/** Is a newly stored status listed in the public timelines: one that enters them, of an author on no blocked server? */
-export const listedInPublicTimelines = async (
-  status: Parameters<typeof entersPublicTimelines>[0],
-  author: Pick<Account, 'domain'>,
-): Promise<boolean> => entersPublicTimelines(status) && !(await isSilencedAccount(author));
-
 /** Of `domains` (host[:port]), those suspended. */
 export async function suspendedAmong(domains: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const domain of new Set(domains)) if (await isSuspendedDomain(domain)) out.add(domain);
   return out;
-}
-
-/**
- * Is a notification from `actorId` to `recipientId` kept out because the actor's server is silenced and the
- * recipient does not follow the actor (Mastodon's NotifyService#from_limited?)? Reads nothing when no domain
- * is blocked; else the actor's account, and the follow edge only for a silenced actor.
- */
-export async function limitedSender(recipientId: string, actorId: string): Promise<boolean> {
-  if ((await blocksByDomain()).size === 0) return false;
-  const actor = await accountById(actorId);
-  if (!actor || !(await isSilencedAccount(actor))) return false;
-  return !(await followEdges(recipientId, [actorId])).has(actorId);
 }

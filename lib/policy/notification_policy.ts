@@ -8,7 +8,7 @@ import { followEdge } from '../db/follows';
 import type { NotificationType } from '../db/notifications';
 import { policyCriteria, type NotificationPolicy, type PolicyAction, type PolicyCriterion } from '../db/notification_requests';
 import { statusById, type Status } from '../db/statuses';
-import { isSilencedAccount } from './instance_domains';
+import { limitedFor } from './sanctions';
 
 /** Types a policy may hold back (Mastodon's filterable types); polls and edits always arrive. */
 const FILTERABLE_TYPES: readonly NotificationType[] = ['mention', 'reblog', 'favourite', 'follow', 'follow_request'];
@@ -56,7 +56,7 @@ function criteriaChecks(subject: PolicySubject): Record<PolicyCriterion, () => P
     newAccounts: async () => Date.now() - Date.parse(sender.createdAt) < NEW_ACCOUNT_MS && (await notFollowing()),
     privateMentions: async () =>
       type === 'mention' && status?.visibility === 'direct' && (await notFollowing()) && !(await respondsToRecipient(status, recipientId, sender.id)),
-    limitedAccounts: async () => (await isSilencedAccount(sender)) && (await notFollowing()),
+    limitedAccounts: () => limitedFor(recipientId, sender, notFollowing),
   };
 }
 

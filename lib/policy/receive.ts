@@ -4,7 +4,7 @@
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
 import { dropFilteredNotifications, recipientsFilteringOut } from './filters';
-import { limitedSender } from './instance_domains';
+import { limitedSender } from './sanctions';
 import { hiddenFor, notificationHidden, notificationSuppressed, recipientsHiding } from './hidden';
 
 /**

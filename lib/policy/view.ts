@@ -17,6 +17,7 @@ import { isId } from '../ids';
 import { dropIrreversiblyFiltered } from './filters';
 import { hiddenFor, withoutHidden, type Hidden } from './hidden';
 import { withoutSilencedDomains } from './instance_domains';
+import { authorShown } from './sanctions';
 import { openToAnyone, isDirect } from './visibility';
 
 const isMentioned = (status: Status, viewer: Account) => status.mentions.some((m) => m.id === viewer.id);
@@ -45,11 +46,14 @@ export async function mayView(viewer: Account | undefined, status: Status, relat
   return edges.has(status.accountId);
 }
 
-/** The status if the viewer may see it; 404 "Record not found" otherwise (also for ids that cannot exist). */
+/**
+ * The status if the viewer may see it; 404 "Record not found" otherwise (also for ids that cannot exist, and for
+ * a suspended author's, as Mastodon's StatusPolicy#show?: one GetItem of the author, which the render then reuses).
+ */
 export async function viewableStatus(id: string, viewer: Account | undefined): Promise<Status> {
   if (!isId(id)) throw notFound();
   const status = await statusById(id);
-  if (!status || !(await mayView(viewer, status))) throw notFound();
+  if (!status || !(await mayView(viewer, status)) || !(await authorShown(status, viewer?.id))) throw notFound();
   return status;
 }
 

@@ -16,6 +16,7 @@ import { statusById } from '../db/statuses';
 import { config } from '../config';
 import { log } from '../log';
 import type { PushMessage } from '../queue/messages';
+import { goneFor } from '../policy/sanctions';
 import { pushPayload } from './payload';
 import { openToken } from './seal';
 import { DEFAULT_RETRY, sendPush, type RetryPolicy, type SendResult } from './send';
@@ -75,7 +76,8 @@ export async function pushNotification(message: PushMessage, retry: RetryPolicy 
   ]);
   const recipient = accounts.get(notification.accountId);
   const from = accounts.get(notification.fromAccountId);
-  if (!recipient || !from) return report;
+  // A suspended actor's notifications are gone with it: nothing is pushed (lib/policy/sanctions.ts).
+  if (!recipient || !from || goneFor(from, recipient.id)) return report;
 
   const results = await Promise.all(
     eligible.map(async (sub): Promise<[PushSubscription, SendResult]> => {

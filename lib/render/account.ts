@@ -4,6 +4,7 @@ import { config } from '../config';
 import type { Account } from '../db/accounts';
 import { mediaUrl } from '../media/storage';
 import { roleOf, type Role } from '../policy/roles';
+import { isSilenced, isSuspended } from '../policy/sanctions';
 import type { Emoji } from '../db/emojis';
 import { emojisFor, renderRemoteEmojis } from './emoji';
 
@@ -47,20 +48,24 @@ const renderedFields = (account: Account) => account.fieldsHtml.map((f) => ({ na
  * them `emojis` is empty, since this renderer reads nothing.
  */
 export function renderAccount(account: Account, opts: { withSource?: boolean; emojis?: Map<string, Emoji> } = {}) {
+  // A suspended account shows its name and counts but nothing it wrote or chose (Mastodon's REST::AccountSerializer).
+  const suspended = isSuspended(account);
   // A remote account's images are served from its own server until copied here (lib/federation/remote_media.ts).
-  const avatar = !account.avatarKey && account.avatarRemoteUrl ? account.avatarRemoteUrl : image(account.avatarKey, MISSING_AVATAR_PATH);
-  const header = !account.headerKey && account.headerRemoteUrl ? account.headerRemoteUrl : image(account.headerKey, MISSING_HEADER_PATH);
+  const ownAvatar = !account.avatarKey && account.avatarRemoteUrl ? account.avatarRemoteUrl : image(account.avatarKey, MISSING_AVATAR_PATH);
+  const ownHeader = !account.headerKey && account.headerRemoteUrl ? account.headerRemoteUrl : image(account.headerKey, MISSING_HEADER_PATH);
+  const avatar = suspended ? image(null, MISSING_AVATAR_PATH) : ownAvatar;
+  const header = suspended ? image(null, MISSING_HEADER_PATH) : ownHeader;
   const rendered = {
     id: account.id,
     username: account.username,
     acct: account.domain ? `${account.username}@${account.domain}` : account.username,
-    display_name: account.displayName,
-    locked: account.locked,
-    bot: account.bot,
-    discoverable: account.discoverable,
+    display_name: suspended ? '' : account.displayName,
+    locked: suspended ? false : account.locked,
+    bot: suspended ? false : account.bot,
+    discoverable: suspended ? false : account.discoverable,
     group: account.actorType === 'Group',
     created_at: midnight(account.createdAt),
-    note: account.noteHtml,
+    note: suspended ? '' : account.noteHtml,
     // A remote account's profile page is what its actor says (`url`), else its actor URI.
     url: account.domain ? account.url ?? account.uri ?? `https://${account.domain}/@${account.username}` : `${config.baseUrl}/@${account.username}`,
     avatar,
@@ -71,12 +76,19 @@ export function renderAccount(account: Account, opts: { withSource?: boolean; em
     following_count: Math.max(0, account.followingCount),
     statuses_count: Math.max(0, account.statusesCount),
     last_status_at: day(account.lastStatusAt),
-    emojis: account.domain ? renderRemoteEmojis(account.emojis) : opts.emojis ? emojisFor([account.displayName, account.note], opts.emojis) : ([] as unknown[]),
-    fields: renderedFields(account),
+    emojis: suspended
+      ? ([] as unknown[])
+      : account.domain
+        ? renderRemoteEmojis(account.emojis)
+        : opts.emojis
+          ? emojisFor([account.displayName, account.note], opts.emojis)
+          : ([] as unknown[]),
+    fields: suspended ? [] : renderedFields(account),
     // Mastodon 4: the account's role if it is shown on profiles (highlighted).
-    roles: highlightedRoles(account),
-    // Mastodon's optional attribute, present (true) only on a suspended account.
-    ...(account.suspendedAt ? { suspended: true as const } : {}),
+    roles: suspended ? [] : highlightedRoles(account),
+    // Present only when true, as Mastodon's `attribute :suspended, if: :suspended?` and `:limited, if: :silenced?`.
+    ...(suspended ? { suspended: true as const } : {}),
+    ...(isSilenced(account) ? { limited: true as const } : {}),
   };
   if (!opts.withSource) return rendered;
   return {

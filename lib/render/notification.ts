@@ -10,7 +10,7 @@ import { GROUPABLE_TYPES, listedKeyOf } from '../db/notification_groups';
 import { statusTypes, type Notification } from '../db/notifications';
 import { reportsByIds } from '../db/reports';
 import { statusesByIds, type Status } from '../db/statuses';
-import { visibleTo } from '../policy';
+import { goneFor, visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { renderReport } from './report';
 import { strikesByIds } from '../db/strikes';
@@ -61,7 +61,8 @@ export async function renderNotifications(notifications: Notification[], viewer:
   const out: Record<string, unknown>[] = [];
   for (const n of notifications) {
     const from = accounts.get(n.fromAccountId);
-    if (!from) continue;
+    // A suspended actor's notifications are gone with it (its account is gone for everyone else).
+    if (!from || goneFor(from, viewer.id)) continue;
     // group_key (Mastodon 4.3): what a client merges a streamed notification into a grouped list by.
     const base = { id: n.id, type: n.type, group_key: listedKeyOf(n, GROUPABLE_TYPES), created_at: n.createdAt, account: renderAccount(from) };
     if (n.type === 'admin.report') {

@@ -9,7 +9,7 @@ import type { Account } from '../db/accounts';
 import { statusTypes, type Notification } from '../db/notifications';
 import { strikesByIds } from '../db/strikes';
 import { renderAccountWarning } from './account_warning';
-import { visibleTo } from '../policy';
+import { goneFor, visibleTo } from '../policy';
 import { renderAccount } from './account';
 import { notifiedReports, targetStatuses } from './notification';
 import { renderStatuses } from './status';
@@ -55,12 +55,14 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [accounts, targets, reports, strikes] = await Promise.all([
+  const [read, targets, reports, strikes] = await Promise.all([
     accountsByIds(accountIds),
     targetStatuses(groups.map((g) => g.notification)),
     notifiedReports(groups.map((g) => g.notification)),
     strikesByIds(groups.flatMap((g) => (g.notification.strikeId ? [g.notification.strikeId] : []))),
   ]);
+  // A suspended actor is gone for everyone else: its groups and its place in others' samples with it.
+  const accounts = new Map([...read].filter(([, a]) => !goneFor(a, viewer.id)));
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
 

@@ -16,6 +16,7 @@ import { renderPoll } from './poll';
 import { emojisFor, renderRemoteEmojis, shortcodesOfEach } from './emoji';
 import { renderCard } from './card';
 import { filterResultsFor, type FilterResultContext } from '../filters/results';
+import { sanctionedOut, shownSensitive, type SanctionPlace } from '../policy/sanctions';
 
 /** A remote status keeps the ActivityPub id its server gave it; ours are built from our URL scheme. */
 export const statusUri = (account: Account, status: Status) =>
@@ -33,6 +34,12 @@ export type RenderOptions = {
    * context mark each status `filtered` (FilterResult[]); without a context `filtered` is [] for a viewer.
    */
   context?: FilterResultContext;
+  /**
+   * Where the page is shown, for the sanctions (lib/policy/sanctions.ts): a suspended author's statuses leave
+   * every page; a limited author's leave `public` places (the default of the `public` context) for everyone,
+   * and `search` for those who do not follow it.
+   */
+  sanctions?: SanctionPlace;
 };
 
 export async function renderStatuses(
@@ -68,6 +75,9 @@ export async function renderStatuses(
     if (e) knownEmojis.set(code, e);
   }
 
+  // Sanctions are decided from the authors this batch has just read (no read of their own but follow edges in search).
+  const place = opts.sanctions ?? (opts.context === 'public' ? 'public' : 'other');
+  const sanctioned = await sanctionedOut(shown, (s) => loaded.account(s.accountId), viewer, place);
   const filterResults = viewer && opts.context ? await filterResultsFor(viewer.id, shown, opts.context) : new Map<string, unknown[]>();
   const accountOf = (s: Status) => loaded.account(s.accountId);
   const mediaOf = (s: Status) => s.mediaIds.flatMap((id) => {
@@ -83,7 +93,7 @@ export async function renderStatuses(
 
   const one = (s: Status, reblog: Record<string, unknown> | null): Record<string, unknown> | undefined => {
     const account = accountOf(s);
-    if (!account) return undefined;
+    if (!account || sanctioned.has(s.id)) return undefined;
     const flags = loaded.flags(s);
     const body = opts.withSource ? { text: s.text } : { content: s.contentHtml };
     return {
@@ -91,7 +101,7 @@ export async function renderStatuses(
       created_at: s.createdAt,
       in_reply_to_id: s.inReplyToId,
       in_reply_to_account_id: s.inReplyToAccountId,
-      sensitive: s.sensitive,
+      sensitive: shownSensitive(s, account),
       spoiler_text: s.spoilerText,
       visibility: s.visibility,
       language: s.language,

@@ -2,6 +2,7 @@
 // exact username first) then display-name prefix (every word of the query must
 // start a word of the display name), through the display-name word index
 // written when a profile's display name changes (lib/accounts/profile.ts).
+import { isSuspended } from '../policy/sanctions';
 import { isVisible } from '../policy/accounts';
 import { accountsByIds, type Account } from '../db/accounts';
 import { followEdges } from '../db/follows';
@@ -29,7 +30,7 @@ async function byDisplayName(viewer: Account, q: string, following: boolean, wan
     const accounts = await accountsByIds(page.ids);
     let matches = page.ids.flatMap((id) => {
       const a = accounts.get(id);
-      if (!a || !isVisible(a) || hidesAccount(hidden, a) || found.has(a.id)) return [];
+      if (!a || !isVisible(a) || isSuspended(a) || hidesAccount(hidden, a) || found.has(a.id)) return [];
       const nameWords = searchWords(a.displayName);
       return words.every((w) => nameWords.some((n) => n.startsWith(w))) ? [a] : [];
     });

@@ -42,7 +42,7 @@ import {
   type ResolvedMention,
 } from '../text/status';
 import { config } from '../config';
-import { entersPublicTimelines, searchableByAnyone, viewableStatus } from '../policy';
+import { listedInPublicTimelines, searchableByAnyone, storedSensitive, viewableStatus } from '../policy';
 
 export const MAX_MEDIA = 4;
 
@@ -213,8 +213,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     text: input.status ?? '',
     contentHtml: statusToHtml(parsed, resolved),
     spoilerText: input.spoilerText,
-    // A content warning always marks the status sensitive (Mastodon's Status#set_sensitive).
-    sensitive: (input.sensitive ?? author.sensitive) || input.spoilerText !== '',
+    // A content warning always marks the status sensitive (Mastodon's Status#set_sensitive); a sensitized author's media too.
+    sensitive: storedSensitive((input.sensitive ?? author.sensitive) || input.spoilerText !== '', input.mediaIds.length, author),
     visibility: input.visibility ?? author.privacy,
     language: input.language?.toLowerCase() ?? author.language,
     inReplyToId: parent?.id ?? null,
@@ -235,7 +235,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   const written = await writeNewStatus({
     status,
     poll,
-    listed: entersPublicTimelines(status),
+    listed: await listedInPublicTimelines(status, author),
     idempotencyKeyHash: keyHash,
     scheduled: publish.scheduled,
     author,

@@ -25,7 +25,7 @@
 // author, the reblogged author or a mentioned account. Other (non-irreversible)
 // v1 filters are the client's to apply, as with Mastodon 3.x's streaming server,
 // which sends such statuses unchanged.
-import type { Account } from '../db/accounts';
+import { accountById, type Account } from '../db/accounts';
 import {
   deleteSubscriptionItems,
   onlineListeners,
@@ -42,7 +42,7 @@ import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
 import { newId } from '../ids';
 import { enqueue } from '../queue';
 import { log } from '../log';
-import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, withoutSilencedDomains } from '../policy';
+import { entersDirectStreams, entersPublicTimelines, mayEnterLists, reachedPublicStreams, recipientsHiding, authorListedPublicly } from '../policy';
 import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
 import { fitStatusPayload, hiddenByFilter, personalize, renderShared, type StatusView } from './render';
@@ -405,8 +405,10 @@ export async function openStatusStream(status: Status, hasMedia: boolean, event:
       }),
     shared: () =>
       guarded('public update', fields, async () => {
-        // A status of a server the operator silenced stays out of the public streams, as out of the public timelines.
-        const listed = (await withoutSilencedDomains([status])).length > 0;
+        // A limited author's status (silenced, suspended, or of a server the operator silenced) stays out of the
+        // public streams, as out of the public timelines (lib/policy/sanctions.ts).
+        const author = await accountById(status.accountId);
+        const listed = author !== undefined && (await authorListedPublicly(author));
         const channels = listed ? sharedTargets(status, hasMedia).map((t) => t.channel) : [];
         if (channels.length === 0) return NOTHING;
         return publishSharedPage(status.id, event, { channels, logged: [] }, (found) => publishUpdate(view, found, event));

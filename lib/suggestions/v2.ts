@@ -11,6 +11,7 @@
 // muted or on a blocked domain. Mastodon shuffles the list; here it is ranked, friends
 // of friends first, so that the order is stable from one request to the next.
 // The v1 list (./index.ts, past interactions) is unchanged.
+import { isSilenced, isSuspended } from '../policy/sanctions';
 import { isVisible } from '../policy/accounts';
 import { hiddenFor, hidesAccount, hidesAuthor } from '../policy/hidden';
 import { accountsByIds, type Account } from '../db/accounts';
@@ -62,7 +63,8 @@ export async function suggestionsWithSources(user: Account, limit: number): Prom
 
   const suggestible = (id: string): Account[] => {
     const account = accounts.get(id);
-    return account && isVisible(account) && account.discoverable && !dismissed.has(id) && !hidesAccount(hidden, account) ? [account] : [];
+    // Mastodon suggests neither suspended nor silenced accounts.
+    return account && isVisible(account) && account.discoverable && !isSuspended(account) && !isSilenced(account) && !dismissed.has(id) && !hidesAccount(hidden, account) ? [account] : [];
   };
   const byFollowers = (a: Account, b: Account) => b.followersCount - a.followersCount || b.id.localeCompare(a.id);
   const fromFriends = [...fof.keys()]

@@ -16,6 +16,7 @@ import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntrie
 import { log } from '../log';
 import {
   authorsOf,
+  hasSuspendedAuthor,
   entersHome,
   entersHomeByTag,
   hasHomeHere,
@@ -89,6 +90,13 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
     log.info('fanout: status gone', { statusId, after: opts.after });
     return { statusId, written: 0, ms: Date.now() - started };
   }
+  // Blocks and mutes (lib/policy): followers blocking, blocked by or muting the author skip it.
+  const authors = await authorsOf(status);
+  if (await hasSuspendedAuthor(authors)) {
+    // A suspended author's status (or a reblog of one) reaches no home, list or stream; the chain ends here.
+    log.info('fanout: author suspended', { statusId, after: opts.after });
+    return { statusId, written: 0, ms: Date.now() - started };
+  }
   const first = opts.after === undefined;
   // Followers see nothing of a direct status unless mentioned, so it skips the follower walk.
   const { followers, next } = await followerPage(status.accountId, opts, reachesFollowers(status));
@@ -97,8 +105,6 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
 
   const media = await hasMedia(status);
   const repliedTo = repliedToThirdParty(status);
-  // Blocks and mutes (lib/policy): followers blocking, blocked by or muting the author skip it.
-  const authors = await authorsOf(status);
   // Streaming (lib/streaming/publish.ts): home streams page by page; public, hashtag and list streams with the first page.
   const stream = await openStatusStream(status, media);
   const sharedPublished = first ? stream.shared() : undefined;

@@ -13,7 +13,7 @@ import { accountById } from '../db/accounts';
 import { tagFollowersAfter } from '../db/tag_follows';
 import { isRemoteStatus, type Status } from '../db/statuses';
 import { log } from '../log';
-import { isSilencedAccount, reachesTagFollowers } from '../policy';
+import { authorListedPublicly, reachesTagFollowers } from '../policy';
 
 /** Tag followers read per Query: as many as a page of the follower walk. */
 export const TAG_FOLLOWERS_PAGE = 1000;
@@ -25,7 +25,7 @@ export async function goesToTagFollowers(status: Status): Promise<boolean> {
   if (!reachesTagFollowers(status)) return false;
   if (!isRemoteStatus(status)) return true;
   const author = await accountById(status.accountId);
-  return author !== undefined && !(await isSilencedAccount(author));
+  return author !== undefined && (await authorListedPublicly(author));
 }
 
 /**
