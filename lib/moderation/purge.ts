@@ -256,15 +256,15 @@ const PURGE: Step[] = [
 /** Runs `steps` from where `work` stopped until done or out of time. */
 async function runSteps(steps: Step[], account: Account, work: SuspensionWork, leaseId: string, deadline: number): Promise<'done' | 'continues' | 'lost'> {
   let step = work.step;
+  // At least one page per run, however little time is left: every run moves the work on.
   while (step < steps.length) {
-    if (Date.now() > deadline) {
-      if (!(await advanceSuspensionWork(work, leaseId, step, null))) return 'lost';
-      await releaseSuspensionWork(work, leaseId);
-      return 'continues';
-    }
     if (await steps[step]!(account, work)) {
       step++;
       if (!(await advanceSuspensionWork(work, leaseId, step, null))) return 'lost';
+    }
+    if (step < steps.length && Date.now() > deadline) {
+      await releaseSuspensionWork(work, leaseId);
+      return 'continues';
     }
   }
   return 'done';
