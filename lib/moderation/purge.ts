@@ -283,11 +283,14 @@ export type SuspensionSweep = { done: number; continues: number; dropped: number
 export async function runSuspensionWork(now: number = Date.now()): Promise<SuspensionSweep> {
   const deadline = Date.now() + suspensionWorkLimits.budgetMs;
   const result: SuspensionSweep = { done: 0, continues: 0, dropped: 0 };
+  let first = true;
   for (const work of await dueSuspensionWork(new Date(now).toISOString(), suspensionWorkLimits.items)) {
-    if (Date.now() > deadline) break;
+    // The first item due is always taken, however little time is left: every run moves the work on.
+    if (!first && Date.now() > deadline) break;
+    first = false;
     const leaseId = newId();
     // Another run has it (or it changed since it was read).
-    if (!(await leaseSuspensionWork(work, leaseId, Date.now(), suspensionWorkLimits.budgetMs + 60_000))) continue;
+    if (!(await leaseSuspensionWork(work, leaseId, now, suspensionWorkLimits.budgetMs + 60_000))) continue;
     const account = await accountById(work.accountId);
     if (!current(work, account)) {
       await finishSuspensionWork(work, leaseId);
