@@ -1,6 +1,7 @@
 // The sweeper (DESIGN: "EventBridge rule (every minute) ──► sweeper"): closes due polls, notifying voters and authors,
 // publishes due scheduled statuses, sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts),
-// and re-drives the distributions of posts still owed after the grace period (lib/timelines/fanout_owed.ts).
+// re-drives the distributions of posts still owed after the grace period (lib/timelines/fanout_owed.ts), and does
+// the background work of suspensions: follows severed or restored, data purged after 30 days (lib/moderation/purge.ts).
 import type { ScheduledEvent } from 'aws-lambda';
 import { requireStage } from '../../lib/config';
 import { log } from '../../lib/log';
@@ -9,6 +10,7 @@ import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { continueDomainPurges } from '../../lib/moderation/domain_blocks';
 import { closeDuePolls } from '../../lib/notifications/polls';
 import { publishDueScheduled } from '../../lib/statuses/scheduled_posting';
+import { runSuspensionWork } from '../../lib/moderation/purge';
 import { redriveOwedDistributions } from '../../lib/timelines/fanout_owed';
 
 /** `time` as EventBridge writes it: UTC, to the second (milliseconds tolerated). */
@@ -40,16 +42,18 @@ export function sweepTime(event: Partial<ScheduledEvent> | null | undefined, now
 
 export async function run(now: number = Date.now()) {
   // Independent jobs: a failure of one does not hold the other back.
-  const [polls, scheduled, distributions, purgedAccounts] = await Promise.all([
+  const [polls, scheduled, distributions, purgedAccounts, suspensions] = await Promise.all([
     closeDuePolls(now),
     publishDueScheduled(now),
     redriveOwedDistributions(now),
     // Domains suspended through the admin API: a run's worth of their stored accounts removed (lib/moderation/domain_blocks.ts).
     continueDomainPurges(),
+    // Suspensions' follows severed or restored, and their purges when due (a budgeted share each run).
+    runSuspensionWork(now),
   ]);
   // After the closing, which marks the polls it closed: their Update(Question) with `closed` goes in this run.
   const pollUpdates = await sendChangedPolls(now);
-  return { polls, scheduled, pollUpdates, distributions, purgedAccounts };
+  return { polls, scheduled, pollUpdates, distributions, purgedAccounts, suspensions };
 }
 
 // Without STAGE the function refuses to start, as every entry point (lib/config.ts).

@@ -463,3 +463,17 @@ export const accountStrikesPartition = (accountId: string) => `STRIKES#${padId(a
 /** An appeal waiting for a moderator's decision, by appeal id (removed when decided). */
 export const pendingAppeal = (appealId: string): Key => ({ PK: 'APPEALS_PENDING', SK: padId(appealId) });
 export const pendingAppealsPartition = () => 'APPEALS_PENDING';
+// ---- moderation: suspensions (lib/db/suspensions.ts; issue 26) ----
+/**
+ * What a suspension still has to do in the background, in one partition the sweeper reads: the follows to sever
+ * now (or restore after an unsuspension), `GRAPH#<account>`, and the purge due 30 days after, `PURGE#<due>#<account>`.
+ */
+export const SUSPENSION_WORK = 'SUSPENSION_WORK';
+export const suspensionGraphWork = (accountId: string): Key => ({ PK: SUSPENSION_WORK, SK: `GRAPH#${padId(accountId)}` });
+export const suspensionPurgeWork = (dueAt: string, accountId: string): Key => ({ PK: SUSPENSION_WORK, SK: `PURGE#${dueAt}#${padId(accountId)}` });
+/** A follow edge a suspension severed, kept so that unsuspending restores it (`follower#<id>` or `following#<id>`). */
+export const severedFollow = (accountId: string, direction: 'follower' | 'following', otherId: string): Key => ({
+  PK: `SEVERED#${padId(accountId)}`,
+  SK: `${direction}#${padId(otherId)}`,
+});
+export const severedFollowsPartition = (accountId: string) => `SEVERED#${padId(accountId)}`;

@@ -144,6 +144,9 @@ function profileOf(actor: ParsedActor, fetchedAt: string) {
   return { ...profile, fetchedAt, updatedAt: fetchedAt };
 }
 
+/** Suspended by our moderators: nothing is fetched from it any more while it lasts. */
+const suspendedHere = (account: Account) => account.suspendedAt !== null && account.suspensionOrigin !== 'remote';
+
 const isStale = (account: Account, now = Date.now()) => !account.fetchedAt || now - Date.parse(account.fetchedAt) > REFRESH_AFTER_MS;
 const fetchedWithin = (account: Account, ms: number, now = Date.now()) => !!account.fetchedAt && now - Date.parse(account.fetchedAt) < ms;
 const isGone = (err: unknown) => err instanceof FetchFailed && (err.status === 404 || err.status === 410);
@@ -243,6 +246,8 @@ export function actorStore(afterSave: AfterSave) {
     const mayFetch = opts.fetch !== false;
     const stored = await remoteAccountByUri(uri);
     if (stored) {
+      // Suspended by our moderators: nothing is fetched from it any more (as long as the suspension holds).
+      if (suspendedHere(stored)) return stored;
       const due = opts.refresh ? !fetchedWithin(stored, REFETCH_AT_MOST_EVERY_MS) : isStale(stored);
       return mayFetch && due ? refetch(stored, undefined, opts.fetchDocument) : stored;
     }
@@ -267,7 +272,7 @@ export function actorStore(afterSave: AfterSave) {
     if (!host || !isAcctUsername(username)) return undefined;
     if (isLocalDomain(host)) return accountByUsername(username);
     const stored = await remoteAccountByAcct(username, host);
-    if (stored) return isStale(stored) ? refetch(stored) : stored;
+    if (stored) return isStale(stored) && !suspendedHere(stored) ? refetch(stored) : stored;
     const uri = await webfinger(username, host);
     return uri ? accountByActorUri(uri) : undefined;
   }

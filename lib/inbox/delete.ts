@@ -2,8 +2,9 @@
 // ActivityPub::Activity::Delete). A Note (or its Tombstone, or its bare id) goes
 // the way a local status is deleted (lib/statuses/delete.ts: the status, its
 // entries, counters, reblogs, and the fan-out's `delete` to homes and streams).
-// The actor itself deleted: its account, statuses and follows go, in bounded
-// rounds (a long history takes several runs of the activity).
+// The actor itself deleted: it is suspended (origin remote) at once, then its account, statuses and follows go,
+// in bounded rounds (a long history takes several runs of the activity), as Mastodon's DeleteAccountService
+// without reserve_username.
 import type { Account } from '../db/accounts';
 import { accountStatusesPage } from '../db/account_statuses';
 import { deleteRemoteAccount, remoteStatusIdByUri, updateRemoteAccount } from '../db/remote';
@@ -11,6 +12,7 @@ import { statusById } from '../db/statuses';
 import { HttpError } from '../errors';
 import { dropFollowsOf } from '../graph/remote_follows';
 import { log } from '../log';
+import { suspendAccount } from '../moderation/suspension';
 import { deleteStatus } from '../statuses/delete';
 import { idOf } from '../federation/vocab';
 import { onActorsServer, type Outcome, type Received } from './received';
@@ -51,6 +53,9 @@ async function removed(run: () => Promise<void>): Promise<boolean> {
  * share and answers `more` until everything is gone.
  */
 export async function deleteActor(actor: Account): Promise<Outcome> {
+  // Suspended by its own server from the first run on (Mastodon marks it so before its DeleteAccountService): hidden
+  // everywhere and its further activities ignored while the rounds below remove it.
+  if (!actor.suspendedAt) await suspendAccount(actor, 'remote');
   if (actor.publicKeyPem !== null) await updateRemoteAccount(actor.id, { publicKeyPem: null, publicKeyId: null });
   const started = Date.now();
   let count = 0;

@@ -67,6 +67,9 @@ const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Remove: removeFromCollection,
 };
 
+/** What a suspended actor may still send (the rest is acknowledged and changes nothing). */
+const ALLOWED_WHILE_SUSPENDED = new Set(['Delete', 'Update', 'Undo', 'Reject']);
+
 /** Another delivery of the same activity is being processed right now: this one is retried later, by then a replay. */
 export class ActivityInProgress extends Error {
   constructor(readonly activityId: string) {
@@ -125,6 +128,13 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
   if (!actor || !isRemoteAccount(actor) || actor.uri !== parts.actorUri) {
     log.warn('inbox: actor not stored', { id: parts.id, actor: parts.actorUri });
     return finish(message, 'refused');
+  }
+
+  // A suspended actor is heard only on what Mastodon still takes from one (ProcessCollectionService's
+  // activity_allowed_while_suspended?): its own Delete or Update, and the Undo or Reject of what it did.
+  if (actor.suspendedAt && !ALLOWED_WHILE_SUSPENDED.has(parts.type)) {
+    log.info('inbox: activity of a suspended account ignored', { id: parts.id, type: parts.type, actorId: actor.id });
+    return finish(message, 'ignored');
   }
 
   const claim = await claimActivity(parts.id, CLAIM_STALE_MS);

@@ -1,10 +1,11 @@
 // Update: an actor changes something of its own (Mastodon's
 // ActivityPub::Activity::Update): its profile (Person and the other actor types,
-// refreshed from the document it sends), a status it wrote (./update_note.ts: an
+// refreshed from the document it sends, and its `suspended` flag: suspended there, suspended here), a status it wrote (./update_note.ts: an
 // edit, kept in the status's history) or a poll (./update_question.ts: its counts
 // and close; an edit of the poll status's text goes through ./update_note.ts too).
 import { ACTOR_TYPES, saveActorDocument } from '../federation/actors';
 import { objectOf, typeOf, type ApDocument } from '../federation/vocab';
+import { suspendAccount, unsuspendAccount } from '../moderation/suspension';
 import type { Outcome, Received } from './received';
 import { updateNote } from './update_note';
 import { updateQuestion } from './update_question';
@@ -15,7 +16,11 @@ const isActorType = (type: string | undefined): boolean => (ACTOR_TYPES as reado
 async function updateActor(received: Received, object: ApDocument): Promise<Outcome> {
   if (object.id !== received.actor.uri) return 'ignored';
   const saved = await saveActorDocument(object, { fetchedFrom: received.actor.uri, keyId: received.actor.publicKeyId ?? undefined });
-  return saved ? 'applied' : 'ignored';
+  if (!saved) return 'ignored';
+  // Its server suspended it (Mastodon's `suspended: true`), or lifted a suspension of its own; ours stays ours.
+  if (object.suspended === true && !saved.suspendedAt) await suspendAccount(saved, 'remote');
+  else if (object.suspended !== true && saved.suspendedAt && saved.suspensionOrigin === 'remote') await unsuspendAccount(saved);
+  return 'applied';
 }
 
 export async function update(received: Received): Promise<Outcome> {

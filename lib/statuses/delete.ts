@@ -61,7 +61,7 @@ function deletedDescription(status: Status) {
 const REBLOG_DELETED = { visibility: 'unlisted' as const, tags: [], hasMedia: false };
 
 /** Every reblog of a deleted status goes with it (their home entries through the fan-out). */
-async function removeReblogsOf(status: Status): Promise<void> {
+export async function removeReblogsOf(status: Status): Promise<void> {
   if (status.reblogOfId) return;
   const entries = await allReblogEntriesOf(status.id);
   for (const entry of entries) {
