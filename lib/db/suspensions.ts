@@ -58,6 +58,22 @@ export async function purgeWorkOf(accountId: string, purgeAt: string): Promise<S
 }
 
 /**
+ * The purge of a suspension brought forward to `dueAt` (a moderator asked for the data to be deleted now): the item
+ * moves to its new sort key with everything it holds, in one transaction conditioned on the old one being there.
+ * False when there is no such purge (already done, or the suspension lifted).
+ */
+export async function advancePurge(accountId: string, purgeAt: string, dueAt: string): Promise<boolean> {
+  const work = await purgeWorkOf(accountId, purgeAt);
+  if (!work) return false;
+  if (work.dueAt !== undefined && work.dueAt <= dueAt) return true;
+  const result = await transact([
+    { Delete: { Key: keys.suspensionPurgeWork(purgeAt, accountId), ConditionExpression: 'attribute_exists(PK)' } },
+    { Put: { Item: record({ ...work, dueAt }) } },
+  ]);
+  return result.ok;
+}
+
+/**
  * A suspension is lifted: its purge is called off, and the follows it severed are to be put back (replacing a
  * severing still under way: what it severed so far is in the archive, what it had not reached was never removed).
  */

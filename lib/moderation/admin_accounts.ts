@@ -10,6 +10,7 @@ import { forbidden, notFound } from '../errors';
 import { can } from '../policy/roles';
 import { assertMayActOn, reverseAccountAction, type Reversal } from './actions';
 import { endStreamsOfTokens } from '../streaming/withdraw';
+import { purgeSuspendedNow } from './suspension';
 import { accountTarget, recordAction } from './audit';
 
 /** The account of the path's id, or 404. */
@@ -44,12 +45,14 @@ export async function rejectSignUp(moderator: Account, target: Account): Promise
 
 /**
  * Asks for a suspended account's data to be deleted (Mastodon's Admin::AccountDeletionWorker): recorded on the
- * account, for the sweeper's purge of suspended accounts to take at once. Idempotent.
+ * account, and the suspension's purge brought forward to now (lib/moderation/suspension.ts). Idempotent.
  */
 export async function requestDeletion(moderator: Account, target: Account): Promise<Account> {
   if (!can(moderator, 'delete_user_data') || target.suspendedAt === null) throw forbidden();
   assertMayActOn(moderator, target, 'delete_user_data');
   const after = target.purgeRequestedAt ? target : (await updateAccount(target.id, { purgeRequestedAt: nowIso() })) ?? target;
+  // The suspension's purge, due 30 days after it began, is brought forward: the sweeper's next run starts it.
+  await purgeSuspendedNow(after);
   await recordAction(moderator, 'destroy', accountTarget(target));
   return after;
 }
@@ -57,5 +60,7 @@ export async function requestDeletion(moderator: Account, target: Account): Prom
 /** Lifts a sanction; a suspension made by the account's own server is not ours to lift (AccountPolicy#unsuspend?). */
 export async function liftSanction(moderator: Account, target: Account, reversal: Reversal): Promise<Account> {
   if (reversal === 'unsuspend' && target.suspensionOrigin === 'remote') throw forbidden();
+  // Its data is being deleted (DELETE /api/v1/admin/accounts/:id): there is nothing to restore.
+  if (reversal === 'unsuspend' && target.purgeRequestedAt) throw forbidden();
   return reverseAccountAction(moderator, target, reversal);
 }

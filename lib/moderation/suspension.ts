@@ -20,7 +20,7 @@
 // `suspended` goes to the servers told before. What cannot come back: its remote followers (their servers dropped the
 // follow on our Reject; they must follow again), and a remote account's follows of ours.
 import { updateAccount, type Account } from '../db/accounts';
-import { purgeWorkOf, scheduleSuspensionWork, scheduleUnsuspensionWork } from '../db/suspensions';
+import { advancePurge, purgeWorkOf, scheduleSuspensionWork, scheduleUnsuspensionWork } from '../db/suspensions';
 import { nowIso } from '../db/table';
 import { tokensOfAccount } from '../db/tokens';
 import { sendSuspensionUpdate, suspensionAudience } from '../federation/send_suspension';
@@ -55,6 +55,15 @@ export async function suspendAccount(target: Account, origin: 'local' | 'remote'
   await scheduleSuspensionWork(after.id, suspendedAt, purgeDueAt(suspendedAt), inboxes, true);
   await sendSuspensionUpdate(after, inboxes);
   return after;
+}
+
+/**
+ * Brings a local suspension's purge forward to now (Mastodon's Admin::AccountDeletionWorker, DELETE
+ * /api/v1/admin/accounts/:id): the sweeper's next run starts it. False when nothing is left to purge.
+ */
+export async function purgeSuspendedNow(target: Account): Promise<boolean> {
+  if (!target.suspendedAt || target.suspensionOrigin === 'remote') return false;
+  return advancePurge(target.id, purgeDueAt(target.suspendedAt), nowIso());
 }
 
 /**

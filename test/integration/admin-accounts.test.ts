@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { handler as action } from '../../functions/admin_accounts/action';
 import { handler as approve } from '../../functions/admin_accounts/approve';
 import { handler as remove } from '../../functions/admin_accounts/delete';
+import { dueSuspensionWork } from '../../lib/db/suspensions';
 import { handler as enable } from '../../functions/admin_accounts/enable';
 import { handler as indexV1 } from '../../functions/admin_accounts/index_v1';
 import { handler as indexV2 } from '../../functions/admin_accounts/index_v2';
@@ -398,7 +399,7 @@ describe('approve, reject, delete', () => {
     expect((await post(reject, approved.account.id, 'reject', moderator.token)).status).toBe(403);
   });
 
-  it('deletes only a suspended account, only with delete_user_data: the request is recorded for the purge', async () => {
+  it('deletes only a suspended account, only with delete_user_data: the purge is due at once, and the account cannot be unsuspended', async () => {
     const target = await aUser();
     const del = (token: string) => call(remove, { method: 'DELETE', path: `/api/v1/admin/accounts/${target.account.id}`, pathParameters: { id: target.account.id }, token });
     expect((await del(admin.token)).status).toBe(403); // not suspended
@@ -409,8 +410,12 @@ describe('approve, reject, delete', () => {
     expect(res.body).toMatchObject({ id: target.account.id, suspended: true });
     const requested = (await accountById(target.account.id))!.purgeRequestedAt;
     expect(requested).not.toBeNull();
+    // The purge, due 30 days after the suspension, is the sweeper's next work.
+    const due = await dueSuspensionWork(new Date().toISOString(), 1000);
+    expect(due.filter((w) => w.accountId === target.account.id && w.kind === 'purge')).toHaveLength(1);
     expect((await del(admin.token)).status).toBe(200);
     expect((await accountById(target.account.id))!.purgeRequestedAt).toBe(requested);
+    expect((await post(unsuspend, target.account.id, 'unsuspend', admin.token)).status).toBe(403);
   });
 });
 
