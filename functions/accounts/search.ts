@@ -5,6 +5,7 @@ import { http, type Ctx } from '../../lib/http';
 import { limitParam } from '../../lib/paging';
 import { booleanish, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
+import { searchableBy } from '../../lib/policy/sanctions';
 import { remoteAcctOf, resolveQuery } from '../../lib/search/resolve';
 
 export const schema = z.object({
@@ -23,7 +24,8 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
     named ? resolveQuery(ctx.account, input.q, { resolve: input.resolve }) : { accounts: [] },
     searchAccounts(ctx.account, input),
   ]);
-  const all = [...new Map([...resolved.accounts, ...accounts].map((a) => [a.id, a])).values()].slice(0, input.limit);
+  // The account named exactly is answered whatever its state (shown suspended, as lookup shows it); the others only if the viewer may find them.
+  const all = [...new Map([...resolved.accounts, ...(await searchableBy(accounts, ctx.account, input.q))].map((a) => [a.id, a])).values()].slice(0, input.limit);
   return all.map((a) => renderAccount(a));
 }
 

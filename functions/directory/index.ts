@@ -5,6 +5,7 @@ import { http, type Ctx } from '../../lib/http';
 import { limitParam } from '../../lib/paging';
 import { offsetParam } from '../../lib/paging/offset';
 import { renderAccount } from '../../lib/render/account';
+import { listedInDirectory } from '../../lib/policy/sanctions';
 import { absent, booleanish } from '../../lib/schema';
 
 export const schema = z.object({
@@ -17,7 +18,7 @@ export const schema = z.object({
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'optional'>) {
   const accounts = await directoryPage(ctx.account, input);
-  return accounts.map((account) => renderAccount(account));
+  return listedInDirectory(accounts).map((account) => renderAccount(account));
 }
 
 export const handler = http(run, { auth: 'optional', schema });

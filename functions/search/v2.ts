@@ -6,6 +6,7 @@ import { PAGE_BODY_BUDGET_BYTES } from '../../lib/http/limits';
 import { limitParam } from '../../lib/paging';
 import { booleanish, idParam, intParam, text } from '../../lib/schema';
 import { renderAccount } from '../../lib/render/account';
+import { searchableBy } from '../../lib/policy/sanctions';
 import { renderStatuses } from '../../lib/render/status';
 import { renderSearchTags, searchHashtags, searchStatuses } from '../../lib/search';
 import { searchAccounts } from '../../lib/search/accounts';
@@ -47,7 +48,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const namedAccounts = wants('accounts') && !input.following ? resolved.accounts : [];
   const namedStatuses = wants('statuses') ? resolved.statuses.filter((s) => !input.account_id || s.accountId === input.account_id) : [];
   // Held to the response's budget (lib/http/limits.ts): accounts within half, statuses within the rest.
-  const accountsKept = fittingPrefix(firstThen(namedAccounts, accounts, input.limit).map((a) => renderAccount(a)), PAGE_BODY_BUDGET_BYTES / 2);
+  const accountsKept = fittingPrefix(firstThen(namedAccounts, await searchableBy(accounts, ctx.account, input.q), input.limit).map((a) => renderAccount(a)), PAGE_BODY_BUDGET_BYTES / 2);
   const tags = await renderSearchTags(hashtags);
   const used = Buffer.byteLength(JSON.stringify({ accounts: accountsKept, hashtags: tags })) * 2;
   const rendered = await renderStatuses(firstThen(namedStatuses, statuses, input.limit), ctx.account, { context: 'public', sanctions: 'search' });

@@ -32,6 +32,7 @@ import { enqueue } from '../queue';
 import { mergeIntoHome } from './home';
 import { renderRelationship, type Relationship } from './relationships';
 import { targetState } from './target_state';
+import { unavailableTo } from '../policy/sanctions';
 
 
 async function notifyOf(type: 'follow' | 'follow_request', accountId: string, fromAccountId: string): Promise<void> {
@@ -48,6 +49,8 @@ export async function follow(viewer: Account, targetId: string, options: FollowO
   const target = state.account;
   // Following yourself is "not possible" in Mastodon: 404, as for an unknown account.
   if (target.id === viewer.id) throw notFound();
+  // Nor is following a suspended account (Mastodon's following_not_possible?: unavailable?): 404.
+  if (unavailableTo(target, viewer)) throw notFound();
   // Mastodon's following_not_possible?: not an account on a domain the viewer blocks.
   if (await blocksDomainOf(viewer.id, target)) throw forbidden();
 

@@ -5,6 +5,7 @@ import { isVisible } from '../policy/accounts';
 import type { Account } from '../db/accounts';
 import { graphStates, type GraphState } from '../db/follows';
 import { isId } from '../ids';
+import { unavailableTo } from '../policy/sanctions';
 
 /** At most this many ids are answered per request; further ids are ignored. */
 export const RELATIONSHIPS_LIMIT = 40;
@@ -34,12 +35,13 @@ export type Relationship = ReturnType<typeof renderRelationship>;
  * Relationships with the accounts among `ids` that exist (unknown and malformed
  * ids are left out, as Mastodon does), in the order asked, each id once.
  */
-export async function relationshipsOf(viewer: Account, ids: string[]): Promise<Relationship[]> {
+/** `withSuspended` (Mastodon 4.3's with_suspended): also answer for suspended accounts, left out otherwise. */
+export async function relationshipsOf(viewer: Account, ids: string[], withSuspended = false): Promise<Relationship[]> {
   const wanted = [...new Set(ids.filter(isId).map((id) => BigInt(id).toString()))].slice(0, RELATIONSHIPS_LIMIT);
   if (wanted.length === 0) return [];
   const states = await graphStates(viewer.id, wanted);
   return wanted.flatMap((id) => {
     const state = states.get(id);
-    return state?.account && isVisible(state.account) ? [renderRelationship(id, state)] : [];
+    return state?.account && isVisible(state.account) && (withSuspended || !unavailableTo(state.account, viewer)) ? [renderRelationship(id, state)] : [];
   });
 }

@@ -113,3 +113,35 @@ export async function hasSuspendedAuthor(authorIds: string[]): Promise<boolean> 
   const authors = await accountsByIds(authorIds);
   return [...authors.values()].some(isSuspended);
 }
+
+/** Is `account` gone for `viewer` (suspended, and the viewer is not the account itself)? */
+export const unavailableTo = (account: Pick<Account, 'id' | 'suspendedAt'>, viewer: Pick<Account, 'id'> | undefined): boolean =>
+  goneFor(account, viewer?.id);
+
+/** The accounts of a list (endorsements, ...) `viewer` may see: none suspended but itself. */
+export const availableTo = <A extends Pick<Account, 'id' | 'suspendedAt'>>(accounts: A[], viewer: Pick<Account, 'id'> | undefined): A[] =>
+  withoutSuspended(accounts, viewer?.id);
+
+/** The accounts of the profile directory and of suggestions (Account.discoverable): none suspended, none silenced. */
+export const listedInDirectory = <A extends Pick<Account, 'suspendedAt' | 'silencedAt'>>(accounts: A[]): A[] =>
+  accounts.filter((a) => !isSuspended(a) && !isSilenced(a));
+
+/**
+ * The accounts of a search `viewer` may see: none suspended (but the one named exactly by `query`), and a silenced one
+ * only if the viewer follows it (or is it).
+ * The follow edges are read only when a silenced account is among them: the ordinary search reads nothing more.
+ */
+export async function searchableBy<A extends Pick<Account, 'id' | 'suspendedAt' | 'silencedAt' | 'username' | 'domain'>>(
+  accounts: A[],
+  viewer: Pick<Account, 'id'> | undefined,
+  query = '',
+): Promise<A[]> {
+  // A suspended account is found by its exact name only (shown suspended, as lookup shows it), never by a prefix.
+  const wanted = query.trim().replace(/^@/, '').toLowerCase();
+  const named = (a: A) => wanted !== '' && (a.domain ? `${a.username}@${a.domain}` : a.username).toLowerCase() === wanted;
+  const available = accounts.filter((a) => named(a) || !unavailableTo(a, viewer));
+  const limited = available.filter((a) => isSilenced(a) && a.id !== viewer?.id).map((a) => a.id);
+  if (limited.length === 0) return available;
+  const followed = viewer ? await followEdges(viewer.id, limited) : new Map();
+  return available.filter((a) => !limited.includes(a.id) || followed.has(a.id));
+}
