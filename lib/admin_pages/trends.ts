@@ -93,7 +93,7 @@ export async function trendingLinksPage(viewer: Viewer, input: Record<string, un
     .map((l) => {
       const uses = l.history.reduce((sum, d) => sum + Number(d.uses), 0);
       return `<tr id="trend-link-${esc(l.id)}">
-<td><a href="${esc(l.card.url)}" rel="noopener noreferrer nofollow">${esc(l.card.title || l.card.url)}</a><br><span class="muted">${esc(l.card.url)}</span></td>
+<td>${/^https?:\/\//i.test(l.card.url) ? `<a href="${esc(l.card.url)}" rel="noopener noreferrer nofollow">${esc(l.card.title || l.card.url)}</a>` : esc(l.card.title)}<br><span class="muted">${esc(l.card.url)}</span></td>
 <td>${esc(l.card.providerName)}</td>
 <td>${uses}</td>
 <td>${stateOf(l.requiresReview)}</td>
