@@ -50,6 +50,11 @@ const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: '/accounts', label: 'Accounts', permission: 'manage_users' },
   { path: '/pending_accounts', label: 'Pending sign-ups', permission: 'manage_users' },
   { path: '/domain_blocks', label: 'Domain blocks', permission: 'manage_federation' },
+  { path: '/domain_allows', label: 'Domain allows', permission: 'manage_federation' },
+  { path: '/email_domain_blocks', label: 'E-mail domain blocks', permission: 'manage_blocks' },
+  { path: '/canonical_email_blocks', label: 'E-mail address blocks', permission: 'manage_blocks' },
+  { path: '/ip_blocks', label: 'IP rules', permission: 'manage_blocks' },
+  { path: '/trends/tags', label: 'Trends', permission: 'manage_taxonomies' },
   { path: '/action_logs', label: 'Audit log', permission: 'view_audit_log' },
 ];
 

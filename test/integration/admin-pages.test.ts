@@ -9,7 +9,6 @@ import { handler as accountsSearch } from '../../functions/admin_pages/accounts'
 import { handler as actionLogs } from '../../functions/admin_pages/action_logs';
 import { handler as home } from '../../functions/admin_pages/home';
 import { handler as domainBlocks } from '../../functions/admin_pages/domain_blocks';
-import { handler as domainBlocksSubmit } from '../../functions/admin_pages/domain_blocks_submit';
 import { handler as pending } from '../../functions/admin_pages/pending_accounts';
 import { handler as pendingSubmit } from '../../functions/admin_pages/pending_accounts_submit';
 import { handler as reportShow } from '../../functions/admin_pages/report';
@@ -25,7 +24,6 @@ import { handler as verifyCredentials } from '../../functions/accounts/verify_cr
 import { handler as signinWorker } from '../../functions/workers/signin';
 import { accountById, accountByUsername, setRole, updateAccount, type Account } from '../../lib/db/accounts';
 import { auditLogPage, type AuditEntry } from '../../lib/db/audit_log';
-import { instanceDomainBlockOf } from '../../lib/db/instance_domain_blocks';
 import { reportById } from '../../lib/db/reports';
 import { registerInlineWorker } from '../../lib/queue';
 import { anApp, aPostedStatus, aUser, type UserFixture } from '../support/factories';
@@ -394,27 +392,7 @@ describe('pending sign-ups', () => {
   });
 });
 
-describe('domain blocks', () => {
-  it('adds a block, shows it, and removes it, each in the audit log; a bad domain is 422', async () => {
-    const domain = `pages-${Date.now().toString(36)}.example`;
-    const page = await admin.browser.get(domainBlocks, '/admin/domain_blocks');
-    const csrf = csrfOf(page);
-    const added = await admin.browser.post(domainBlocksSubmit, '/admin/domain_blocks', { csrf_token: csrf, operation: 'add', domain, severity: 'silence', public_comment: '<b>spam</b>', private_comment: '' });
-    expect(added.status).toBe(303);
-    expect(await instanceDomainBlockOf(domain)).toMatchObject({ domain, severity: 'silence', publicComment: '<b>spam</b>' });
-    const shown = await admin.browser.get(domainBlocks, '/admin/domain_blocks');
-    expect(shown.text).toContain(domain);
-    expect(shown.text).toContain('&lt;b&gt;spam&lt;/b&gt;');
-    const bad = await admin.browser.post(domainBlocksSubmit, '/admin/domain_blocks', { csrf_token: csrf, operation: 'add', domain: 'not a domain', severity: 'silence' });
-    expect(bad.status).toBe(422);
-    expect((await admin.browser.post(domainBlocksSubmit, '/admin/domain_blocks', { csrf_token: 'wrong', operation: 'remove', domain })).status).toBe(403);
-    expect(await instanceDomainBlockOf(domain)).toBeDefined();
-    expect((await admin.browser.post(domainBlocksSubmit, '/admin/domain_blocks', { csrf_token: csrf, operation: 'remove', domain })).status).toBe(303);
-    expect(await instanceDomainBlockOf(domain)).toBeUndefined();
-    const log = (await loggedBy(admin.user.account)).filter((e) => e.targetId === domain);
-    expect(log.map((e) => [e.action, e.targetType])).toEqual([['destroy', 'DomainBlock'], ['create', 'DomainBlock']]);
-  });
-});
+// The domain blocks page, with the other pages of federation and sign-up rules: admin-pages-blocks.test.ts.
 
 describe('the audit log page', () => {
   it('shows who did what to which target, newest first', async () => {

@@ -1,0 +1,12 @@
+// GET /admin/domain_allows (Mastodon's admin/domain_allows, with whether limited federation is on): a moderation page, HTML for a signed-in moderator's browser.
+import { z } from 'zod';
+import { pageRun } from '../../lib/admin_pages/access';
+import { domainAllowsPage } from '../../lib/admin_pages/domain_blocks';
+import { http } from '../../lib/http';
+
+// The page's own module reads the fields it knows (ids, the form), and shows what it refuses on the page.
+const schema = z.record(z.unknown());
+
+export const run = pageRun('manage_federation', () => '/domain_allows', domainAllowsPage);
+
+export const handler = http(run, { auth: 'public', schema });

@@ -1,0 +1,12 @@
+// GET /admin/trends/tags (Mastodon's admin/trends/tags: review of what trends): a moderation page, HTML for a signed-in moderator's browser.
+import { z } from 'zod';
+import { pageRun } from '../../lib/admin_pages/access';
+import { trendingTagsPage } from '../../lib/admin_pages/trends';
+import { http } from '../../lib/http';
+
+// The page's own module reads the fields it knows (ids, the form), and shows what it refuses on the page.
+const schema = z.record(z.unknown());
+
+export const run = pageRun('manage_taxonomies', () => '/trends/tags', trendingTagsPage);
+
+export const handler = http(run, { auth: 'public', schema });
