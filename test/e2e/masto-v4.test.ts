@@ -130,7 +130,11 @@ async function startSite(): Promise<Site> {
 
 beforeAll(async () => {
   site = await startSite();
-});
+  // Trends wait for a moderator's review unless the instance lets them trend first (Mastodon's trendable_by_default);
+  // set before any request, so that no function keeps the old setting in its memo.
+  const set = await admin(stack(), 'settings', 'set', 'trendable-by-default', 'on');
+  if (set.code !== 0) throw new Error(`settings set trendable-by-default: ${set.stderr}`);
+}, 120_000);
 
 afterAll(async () => {
   await new Promise<void>((done) => (site ? site.server.close(() => done()) : done()));
