@@ -6,6 +6,7 @@
 import type { mastodon } from 'masto';
 import { z } from 'zod';
 import { eventually, newUser, type MastoUser } from '../support/masto';
+import { operator } from '../support/operator';
 import { useStack } from '../support/stack';
 import { sweepAt as sweepStackAt } from '../support/sweep';
 
@@ -54,6 +55,10 @@ describe('curating what one sees, with masto on the local stack', () => {
   let erin: MastoUser; // found by search
 
   beforeAll(async () => {
+    // Trends wait for a moderator's review unless the instance lets them trend first (Mastodon's trendable_by_default):
+    // set before any request, so that no function keeps the old setting in its memo.
+    const set = await operator(stack(), 'settings', 'set', 'trendable-by-default', 'on');
+    if (set.code !== 0) throw new Error(`settings set trendable-by-default: ${set.stderr}`);
     // One at a time: registration is the slowest request (argon2), and the machine is shared.
     lena = await newUser(stack().baseUrl, 'lena');
     ray = await newUser(stack().baseUrl, 'ray');
