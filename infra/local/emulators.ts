@@ -21,6 +21,32 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `count` free TCP ports on loopback, all different: each is held open until all are chosen, so that two of them
+ * cannot be the same port (two calls of freePort can answer the same one, the first being closed already: a stack
+ * then failed to start with EADDRINUSE on its own other port).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(
+      servers.map(
+        (srv) =>
+          new Promise<number>((resolve, reject) => {
+            srv.unref();
+            srv.on('error', reject);
+            srv.listen(0, '127.0.0.1', () => {
+              const address = srv.address();
+              resolve(typeof address === 'object' && address ? address.port : 0);
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(servers.map((srv) => new Promise<void>((done) => (srv.listening ? srv.close(() => done()) : done()))));
+  }
+}
+
 export async function startEmulators(opts: { dynamoPort: number; s3Port: number; dataDir?: string; host?: string }): Promise<Emulators> {
   const host = opts.host ?? '127.0.0.1';
   measureItemsAsDynamoDb();

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../infra/local/emulators';
+import { freePorts } from '../../infra/local/emulators';
 import { localSettings } from '../../infra/local/stack';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -66,7 +66,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   const host = opts.host ?? '127.0.0.1';
-  const [port, wsPort, lambdaPort, s3Port, dynamoPort] = [opts.port ?? (await freePort()), await freePort(), await freePort(), await freePort(), await freePort()];
+  // Chosen together, so that no two of them are the same port.
+  const [chosen, wsPort, lambdaPort, s3Port, dynamoPort] = (await freePorts(5)) as [number, number, number, number, number];
+  const port = opts.port ?? chosen;
   const name = opts.publicHost;
   // Unnamed, the stack derives its URLs from the address and ports (infra/local/stack.ts).
   const publicUrls: Record<string, string> = name
