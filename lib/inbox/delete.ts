@@ -5,14 +5,13 @@
 // The actor itself deleted: it is suspended (origin remote) at once, then its account, statuses and follows go,
 // in bounded rounds (a long history takes several runs of the activity), as Mastodon's DeleteAccountService
 // without reserve_username.
-import type { Account } from '../db/accounts';
+import { updateAccount, type Account } from '../db/accounts';
 import { accountStatusesPage } from '../db/account_statuses';
 import { deleteRemoteAccount, remoteStatusIdByUri, updateRemoteAccount } from '../db/remote';
 import { statusById } from '../db/statuses';
 import { HttpError } from '../errors';
 import { dropFollowsOf } from '../graph/remote_follows';
 import { log } from '../log';
-import { suspendAccount } from '../moderation/suspension';
 import { deleteStatus } from '../statuses/delete';
 import { idOf } from '../federation/vocab';
 import { onActorsServer, type Outcome, type Received } from './received';
@@ -55,7 +54,9 @@ async function removed(run: () => Promise<void>): Promise<boolean> {
 export async function deleteActor(actor: Account): Promise<Outcome> {
   // Suspended by its own server from the first run on (Mastodon marks it so before its DeleteAccountService): hidden
   // everywhere and its further activities ignored while the rounds below remove it.
-  if (!actor.suspendedAt) await suspendAccount(actor, 'remote');
+  // Suspended by its own server (origin remote): only the flag, as lib/moderation/suspension.ts does for that origin
+  // (a remote account has no tokens or streams here); not imported from there, which imports this folder.
+  if (!actor.suspendedAt) await updateAccount(actor.id, { suspendedAt: new Date().toISOString(), suspensionOrigin: 'remote' });
   if (actor.publicKeyPem !== null) await updateRemoteAccount(actor.id, { publicKeyPem: null, publicKeyId: null });
   const started = Date.now();
   let count = 0;
