@@ -27,10 +27,10 @@ import {
 import { nowIso } from '../db/table';
 import { HttpError, notFound } from '../errors';
 import { newId } from '../ids';
-import { deleteActor } from '../inbox/delete';
 import { log } from '../log';
 import { coveringDomains, forgetDomainAllows, forgetInstanceDomainBlocks } from '../policy/instance_domains';
 import { recordAction } from './audit';
+import { removeRemoteActor } from './remote_removal';
 import { commentField, domainField, oneOf } from './block_input';
 
 // ---- purging a suspended domain ----
@@ -43,7 +43,7 @@ const PURGE_PAGE = 25;
 /**
  * Removes the accounts stored from `domain` (exactly that domain), each with its statuses and follows both ways:
  * at most `maxAccounts` finished per call, and each account's removal itself bounded (lib/inbox/delete.ts
- * actorDeleteLimits). Answers how many accounts went and whether any remain. An account whose removal stopped
+ * remoteRemovalLimits). Answers how many accounts went and whether any remain. An account whose removal stopped
  * at its bound stays indexed, so the next call picks it up again.
  */
 export async function purgeDomain(domain: string, maxAccounts = 50): Promise<PurgeProgress> {
@@ -54,7 +54,7 @@ export async function purgeDomain(domain: string, maxAccounts = 50): Promise<Pur
     for (const id of ids) {
       const account = await accountById(id);
       if (account && account.domain !== null) {
-        if ((await deleteActor(account)) === 'more') return { accounts: removed, done: false };
+        if ((await removeRemoteActor(account)) === 'more') return { accounts: removed, done: false };
       } else {
         // The account went another way (a Delete of the actor): only its index item was left.
         await deleteDomainAccount(domain, id);

@@ -192,12 +192,17 @@ export type Message<Q extends QueueName> = z.output<(typeof queueMessages)[Q]>;
 export type Enqueued = { [Q in QueueName]: [queue: Q, message: MessageIn<Q>] }[QueueName];
 
 /** A message that does not keep its queue's contract: a bug in the producer, never retried. */
+/** A union's issue names what each of its forms found wrong (the notify queue's two forms), not just "Invalid input". */
+function flatIssues(issues: z.ZodIssue[]): z.ZodIssue[] {
+  return issues.flatMap((i) => (i.code === 'invalid_union' ? i.unionErrors.flatMap((e) => flatIssues(e.issues)) : [i]));
+}
+
 export class MalformedMessage extends Error {
   constructor(
     readonly queue: QueueName,
     readonly issues: z.ZodIssue[],
   ) {
-    super(`malformed ${queue} message: ${issues.map((i) => `${i.path.join('.') || 'message'} ${i.message}`).join(', ')}`);
+    super(`malformed ${queue} message: ${flatIssues(issues).map((i) => `${i.path.join('.') || 'message'} ${i.message}`).join(', ')}`);
     this.name = 'MalformedMessage';
   }
 }

@@ -4,10 +4,11 @@ import type { FuzzRequest } from './arbitraries';
 import { wire, type Answer } from './send';
 
 /**
- * The pages a browser is sent to (the OAuth authorization and the e-mail confirmation)
- * answer their errors as pages, as Mastodon's (Doorkeeper's) do: a person reads them.
+ * The pages a browser is sent to (the OAuth authorization, the e-mail confirmation, the
+ * moderation pages and the strike pages) answer their errors as pages, as Mastodon's do:
+ * a person reads them.
  */
-const HTML_PAGES = /^\/(oauth\/authorize|auth\/)/;
+const HTML_PAGES = /^\/(oauth\/authorize|auth\/|admin(\/|\?|$)|disputes\/)/;
 
 const header = (a: Extract<Answer, { answered: true }>, name: string) => a.headers[name]?.[0];
 

@@ -31,7 +31,7 @@ import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
 import { follow } from '../../lib/graph/follow';
 import { newId } from '../../lib/ids';
 import { processActivity, type Processed } from '../../lib/inbox';
-import { actorDeleteLimits } from '../../lib/inbox/delete';
+import { remoteRemovalLimits } from '../../lib/moderation/remote_removal';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import type { DeliverMessage, InboxMessage } from '../../lib/queue/messages';
 import { z } from 'zod';
@@ -581,13 +581,13 @@ describe('Update(Person), Delete(Person)', () => {
     for (const n of notes) expect(await receive(createOf(remote, n))).toBe('applied');
     expect(await homeOf(fan)).toHaveLength(5);
 
-    const limits = { ...actorDeleteLimits };
-    actorDeleteLimits.statusesPerRun = 2;
+    const limits = { ...remoteRemovalLimits };
+    remoteRemovalLimits.statusesPerRun = 2;
     try {
       // Each run removes two and enqueues the activity again (run in-process here), until all is gone.
       expect(await receive(activity(remote, 'Delete', remote.uri))).toBe('continued');
     } finally {
-      Object.assign(actorDeleteLimits, limits);
+      Object.assign(remoteRemovalLimits, limits);
     }
     for (const n of notes) expect(await statusById((await remoteStatusIdByUri(n.id))!)).toBeUndefined();
     expect(await accountById(remote.id)).toBeUndefined();

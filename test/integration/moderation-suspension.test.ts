@@ -14,7 +14,7 @@ import { remoteStatusIdByUri } from '../../lib/db/remote';
 import { severedFollowsPage } from '../../lib/db/suspensions';
 import { getItem, queryAll } from '../../lib/db/table';
 import { apUrls } from '../../lib/federation/urls';
-import { actorDeleteLimits } from '../../lib/inbox/delete';
+import { remoteRemovalLimits } from '../../lib/moderation/remote_removal';
 import { withoutPins } from '../../lib/federation/actor_store';
 import { suspendAccount, unsuspendAccount, SUSPENSION_RETENTION_DAYS } from '../../lib/moderation/suspension';
 import { registerInlineWorker } from '../../lib/queue';
@@ -200,12 +200,12 @@ describe('remote accounts', () => {
     await aPostedStatus(remote);
     await aPostedStatus(remote);
     const deletion = activity(remote as { uri: string }, 'Delete', remote.uri);
-    const limits = { ...actorDeleteLimits };
-    actorDeleteLimits.statusesPerRun = 1;
+    const limits = { ...remoteRemovalLimits };
+    remoteRemovalLimits.statusesPerRun = 1;
     try {
       expect(await receive(deletion)).toBe('continued');
     } finally {
-      Object.assign(actorDeleteLimits, limits);
+      Object.assign(remoteRemovalLimits, limits);
     }
     expect(await reload(remote)).toMatchObject({ suspensionOrigin: 'remote' });
     expect((await reload(remote)).suspendedAt).not.toBeNull();
