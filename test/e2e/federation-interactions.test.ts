@@ -13,6 +13,7 @@ import { operatorSteps } from './federation/operator';
 import { visibilitySteps } from './federation/visibility';
 import { editsSteps } from './federation/edits';
 import { mediaSteps } from './federation/media';
+import { moderationSteps } from './federation/moderation';
 
 const SERVERS = pairFromEnv([
   { host: '127.0.0.4', port: 80, publicHost: 'gamma.test' },
@@ -46,6 +47,7 @@ describe('two servers of ours: gamma.test and delta.test', () => {
   visibilitySteps(pair);
   editsSteps(pair);
   mediaSteps(pair);
+  moderationSteps(pair);
   // Last: suspending the peer and turning on authorized fetch change the servers for every later step.
   operatorSteps(pair);
 });

@@ -16,12 +16,15 @@ export type MastoUser = {
 const REDIRECT = 'urn:ietf:wg:oauth:2.0:oob';
 const SCOPES = 'read write follow push';
 
-/** A user named `<name><base-36 clock>` (keep `name` under 20 characters: usernames stop at 30). */
-export async function newUser(baseUrl: string, name: string): Promise<MastoUser> {
+/**
+ * A user named `<name><base-36 clock>` (keep `name` under 20 characters: usernames stop at 30), whose app and token
+ * hold `scopes` (a moderator's app adds the admin scopes; the role, given by the operator, decides).
+ */
+export async function newUser(baseUrl: string, name: string, scopes = SCOPES): Promise<MastoUser> {
   const anon = createRestAPIClient({ url: baseUrl });
-  const app = await anon.v1.apps.create({ clientName: `e2e ${name}`, redirectUris: REDIRECT, scopes: SCOPES });
+  const app = await anon.v1.apps.create({ clientName: `e2e ${name}`, redirectUris: REDIRECT, scopes });
   const oauth = createOAuthAPIClient({ url: baseUrl });
-  const appToken = await oauth.token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: REDIRECT, scope: SCOPES });
+  const appToken = await oauth.token.create({ grantType: 'client_credentials', clientId: app.clientId!, clientSecret: app.clientSecret!, redirectUri: REDIRECT, scope: scopes });
   const username = `${name}${Date.now().toString(36)}`;
   const asApp = createRestAPIClient({ url: baseUrl, accessToken: appToken.accessToken });
   const token = await asApp.v1.accounts.create({ username, email: `${username}@example.com`, password: 'social passphrase 7', agreement: true, locale: 'en' });
