@@ -7,16 +7,18 @@
 //   Follow); hers cannot (her server dropped it on the Reject), as on Mastodon.
 // - mia silences una, a remote account: her public posts still reach rex, who follows her, but leave the first
 //   server's public timelines. Then mia suspends her: her new follow of rex is rejected back on her server.
-// - mia suspends rex again and deletes his data now: the sweeper purges him, and the Delete of his actor removes him
-//   from the second server.
+// - mia lifts una's suspension, and una follows rex again. mia suspends rex again and, made an Admin (a Moderator may
+//   not delete data), deletes his data now: the sweeper purges him, and the Delete of his actor, sent to his
+//   followers' servers, removes him from the second server.
 import type { mastodon } from 'masto';
 import { eventually, newUser, type MastoUser } from '../../support/masto';
 import type { Stack } from '../../support/stack';
 import { sweepAt } from '../../support/sweep';
 import { HOP_MS, STEP_MS, acctOn, adminOn, followAcross, need, resolveAccount } from './pair';
 
+/** Suspended accounts included (Mastodon 4.3's with_suspended: left out otherwise). */
 const relationshipOf = async (viewer: MastoUser, other: mastodon.v1.Account) =>
-  (await viewer.client.v1.accounts.relationships.fetch({ id: [other.id] }))[0];
+  (await viewer.client.v1.accounts.relationships.fetch({ id: [other.id], withSuspended: true }))[0];
 const statusUris = async (viewer: MastoUser, of: mastodon.v1.Account) =>
   (await viewer.client.v1.accounts.$select(of.id).statuses.list({ limit: 40 })).map((s) => s.uri);
 const homeUris = async (viewer: MastoUser) => (await viewer.client.v1.timelines.home.list({ limit: 40 })).map((s) => s.uri);
@@ -178,7 +180,17 @@ export function moderationSteps(pair: () => [Stack, Stack]) {
       const r = need(rex, 'rex');
       const u = need(una, 'una');
       const rexThere = need(rexOnSecond, 'rex on the second server');
+      const unaThere = need(unaOnFirst, 'una on the first server');
+      // The Delete goes where the suspension's Update went: the servers of his followers (Mastodon's AccountReachFinder).
+      // una follows him again, once mia has lifted her suspension.
+      expect(await m.client.v1.admin.accounts.$select(unaThere.id).unsuspend()).toMatchObject({ suspended: false });
+      await followAcross(u, rexThere);
       await m.client.v1.admin.accounts.$select(r.me.id).action.create({ type: 'suspend' });
+      await eventually(async () => (await accountNow(u, rexThere.id))?.suspended, 'the second server hears of the new suspension', HOP_MS);
+      // Deleting the data is an Admin's (delete user data): a Moderator is refused, until the operator makes her one.
+      const asModerator = await fetch(`${first.baseUrl}/api/v1/admin/accounts/${r.me.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${m.token}` } });
+      expect(asModerator.status).toBe(403);
+      await adminOn(first, ['accounts', 'role', m.me.username, 'admin']);
       const removed = await fetch(`${first.baseUrl}/api/v1/admin/accounts/${r.me.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${m.token}` } });
       expect(removed.status).toBe(200);
       // The purge is the sweeper's, in as many runs as the account needs.
