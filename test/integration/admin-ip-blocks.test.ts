@@ -2,7 +2,7 @@
 // permissions, ranges stored masked (IPv4 and IPv6), the audit log, and what each severity does: sign_up_block
 // refuses POST /api/v1/accounts as Mastodon's AppSignUpService (403), sign_up_requires_approval holds the account,
 // no_access refuses every request from the range with what Mastodon's Rack::Attack blocklist answers (403
-// "Forbidden"), loopback excepted; an expired rule, or one removed, applies no more. The rules are kept per
+// "Forbidden"), the streaming WebSocket's handshake too, loopback excepted; an expired rule, or one removed, applies no more. The rules are kept per
 // container (lib/memo.ts): a request from an address no rule holds reads nothing for them.
 import { randomUUID } from 'node:crypto';
 import { handler as createAccount } from '../../functions/accounts/create';
@@ -13,6 +13,8 @@ import { handler as showRule } from '../../functions/admin_ip_blocks/show';
 import { handler as updateRule } from '../../functions/admin_ip_blocks/update';
 import { handler as instanceHandler } from '../../functions/instance/show_v2';
 import { handler as verifyCredentials } from '../../functions/accounts/verify_credentials';
+import { handler as connect } from '../../functions/streaming/connect';
+import { connectionById } from '../../lib/db/connections';
 import { accountByUsername } from '../../lib/db/accounts';
 import { auditLogPage } from '../../lib/db/audit_log';
 import { createIpBlock } from '../../lib/db/sign_up_blocks';
@@ -47,6 +49,18 @@ const aNet = () => `10.${nextNet++}.0`;
 const aName = () => `u${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const signUp = (sourceIp: string, username = aName()) =>
   call(createAccount, { method: 'POST', path: '/api/v1/accounts', form: { username, email: `${username}@example.com`, password: 'correct horse battery', agreement: 'true' }, token: appToken, sourceIp });
+
+/** The streaming WebSocket's $connect from `sourceIp`, as API Gateway sends it, with the user's token. */
+async function handshake(sourceIp: string) {
+  const connectionId = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
+  const result = await connect({
+    requestContext: { connectionId, routeKey: '$connect', eventType: 'CONNECT', requestId: randomUUID(), identity: { sourceIp } },
+    headers: { Host: 'social.example', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    queryStringParameters: { access_token: user.token },
+    isBase64Encoded: false,
+  });
+  return { connectionId, result };
+}
 
 describe('the admin IP blocks routes', () => {
   it('creates, shows, lists, updates and removes a rule as Admin::IpBlock, the range stored masked; each change audited', async () => {
@@ -147,6 +161,14 @@ describe('what an IP rule does', () => {
     }
     expect((await call(instanceHandler, { path: '/api/v2/instance', sourceIp: `${aNet()}.1` })).status).toBe(200);
     expect((await call(verifyCredentials, { path: '/api/v1/accounts/verify_credentials', token: user.token, sourceIp: `${aNet()}.1` })).status).toBe(200);
+    // The streaming WebSocket's handshake too: refused, and no connection recorded.
+    const refused = await handshake(`${net}.3`);
+    expect(refused.result.statusCode).toBe(403);
+    expect(JSON.parse(refused.result.body ?? '{}')).toEqual({ error: 'Forbidden' });
+    expect(await connectionById(refused.connectionId)).toBeUndefined();
+    const opened = await handshake(`${aNet()}.3`);
+    expect(opened.result.statusCode).toBe(200);
+    expect(await connectionById(opened.connectionId)).toBeDefined();
 
     await remove(admin, rule.body.id);
     expect((await call(instanceHandler, { path: '/api/v2/instance', sourceIp: `${net}.1` })).status).toBe(200);
