@@ -28,7 +28,10 @@ type Stored = z.infer<typeof keyOf>;
 const withTag = z.object({ tag: z.string() });
 const withConversation = z.object({ conversationId: z.string() });
 
-/** The account's own partitions the purge empties, each with the other items an item of it implies. */
+/**
+ * The account's own partitions the purge empties, each with the other items an item of it implies. The purge runs a
+ * step per kind in this order and saves its step index: a new kind goes last.
+ */
 const OWN_PARTITIONS = {
   /** Its blocks of accounts and its domain blocks (one partition; their GSI1 entries go with them). */
   blocks: { partition: keys.blockingPartition, implied: () => [] },

@@ -1,6 +1,9 @@
 // The purge of a suspended account's data, 30 days after the suspension (lib/moderation/purge.ts), run by the
 // sweeper's handler against dynalite and s3rver: what it removes (statuses with their files, reblogs, favourites,
-// bookmarks, follows, lists and list memberships, notifications, tokens, push subscriptions, the login, the profile),
+// bookmarks, follows, lists and list memberships, notifications received and caused, notification requests both ways,
+// blocks and mutes both ways, domain blocks, filters, featured and followed tags, endorsements, markers, notes,
+// conversations, scheduled statuses, uploads never posted, tokens, push subscriptions, the login, the profile; its
+// strikes and the reports about it stay),
 // what it keeps (the account as a suspended tombstone whose username stays taken), that it goes a page at a time
 // over several runs, resuming where each stopped, and that it never starts for an account no longer suspended.
 import { readFileSync } from 'node:fs';
@@ -47,6 +50,8 @@ import { apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
 import { suspensionWorkLimits } from '../../lib/moderation/purge';
 import { suspendAccount, SUSPENSION_RETENTION_DAYS } from '../../lib/moderation/suspension';
+import { recordStrike } from '../../lib/moderation/strikes';
+import { strikesOf } from '../../lib/db/strikes';
 import { registerInlineWorker } from '../../lib/queue';
 import { activity, collectDeliveries, receive } from '../support/activities';
 import { aMediaAttachment, aRemoteAccount, aUser, type UserFixture } from '../support/factories';
@@ -253,6 +258,8 @@ describe('the purge of a suspended local account', () => {
       expect(await getItem(keys.tagFollower('purgetag', id), z.unknown())).toBeDefined();
       expect(await getItem(keys.notificationPolicy(id), z.unknown())).toBeDefined();
 
+      // The strike of its suspension, which stays as Mastodon keeps account_warnings.
+      const strike = await recordStrike(bob.account, await reload(dora.account), { action: 'suspend', text: 'spam', reportId: (filed.body as { id: string }).id, statusIds: [], notify: false });
       await suspendAccount(await reload(dora.account));
       await sweep(scheduledEvent());
       // Pages of 2, one per run: the steps span runs, each resumed by the next.
@@ -292,7 +299,8 @@ describe('the purge of a suspended local account', () => {
         expect(await getItem(keys.media(m.id), z.unknown())).toBeUndefined();
         for (const key of [m.fileKey!, m.previewKey!]) expect(await s3Gone(key)).toBe(true);
       }
-      // The report about it stays for the moderators (Mastodon keeps targeted reports of a suspended account).
+      // Its strike and the report about it stay for the moderators (Mastodon keeps both when it keeps the account).
+      expect((await strikesOf(id)).map((s) => s.id)).toEqual([strike.id]);
       expect(await getItem(keys.report((filed.body as { id: string }).id), z.unknown())).toBeDefined();
       // Others' own data is theirs: bob's status and the stranger's request-causing mention stay.
       expect(await statusById(bobs.id)).toBeDefined();
