@@ -49,7 +49,12 @@ export const blockRecord = (block: Block) => ({
   ...blockItem.parse(block),
 });
 
-export const muteRecord = (mute: Mute) => ({ ...keys.mute(mute.accountId, mute.targetAccountId), ...muteItem.parse(mute) });
+export const muteRecord = (mute: Mute) => ({
+  ...keys.mute(mute.accountId, mute.targetAccountId),
+  // Who mutes an account, read only by the purge of that account (lib/db/account_purge.ts).
+  ...gsi1.mutedBy(mute.targetAccountId, mute.accountId),
+  ...muteItem.parse(mute),
+});
 
 type Counter = 'followersCount' | 'followingCount' | 'followRequestsCount';
 

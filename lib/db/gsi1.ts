@@ -57,3 +57,17 @@ export const emailDomainBlocksByIdPartition = 'EMAIL_DOMAIN_BLOCKS_BY_ID';
 /** Every canonical e-mail block by id, for the admin list's Link paging. */
 export const canonicalEmailBlockById = (id: string) => ({ GSI1PK: 'CANONICAL_EMAIL_BLOCKS_BY_ID', GSI1SK: padId(id) });
 export const canonicalEmailBlocksByIdPartition = 'CANONICAL_EMAIL_BLOCKS_BY_ID';
+
+// ---- moderation: the purge of a suspended account (lib/db/account_purge.ts) ----
+/**
+ * The notifications an account caused, whoever received them, by notification id: GSI1 on each notification's
+ * de-duplication item (NOTIF_ONCE, written and removed with the notification), so it costs no item of its own.
+ */
+export const notificationSent = (fromAccountId: string, notificationId: string) => ({ GSI1PK: `NOTIFS_FROM#${padId(fromAccountId)}`, GSI1SK: padId(notificationId) });
+export const notificationsSentPartition = (fromAccountId: string) => `NOTIFS_FROM#${padId(fromAccountId)}`;
+/** The accounts muting an account (GSI1 on the mute item), as BLOCKED_BY# is for blocks. */
+export const mutedBy = (targetId: string, accountId: string) => ({ GSI1PK: `MUTED_BY#${padId(targetId)}`, GSI1SK: padId(accountId) });
+export const mutedByPartition = (targetId: string) => `MUTED_BY#${padId(targetId)}`;
+/** A local account's uploads, attached or not, by media id (GSI1 on the media item of POST /api/v1/media). */
+export const upload = (accountId: string, mediaId: string) => ({ GSI1PK: `UPLOADS#${padId(accountId)}`, GSI1SK: padId(mediaId) });
+export const uploadsPartition = (accountId: string) => `UPLOADS#${padId(accountId)}`;

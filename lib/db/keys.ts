@@ -477,3 +477,6 @@ export const severedFollow = (accountId: string, direction: 'follower' | 'follow
   SK: `${direction}#${padId(otherId)}`,
 });
 export const severedFollowsPartition = (accountId: string) => `SEVERED#${padId(accountId)}`;
+// ---- moderation: the purge of a suspended account (lib/db/account_purge.ts) ----
+/** The notes an account wrote about others (one item per account noted, lib/db/account_notes.ts). */
+export const accountNotesPartition = (accountId: string) => `ACCOUNT_NOTES#${padId(accountId)}`;

@@ -2,6 +2,7 @@
 // endpoints (which create and process them) and status creation (which attaches them).
 import { z } from 'zod';
 import * as keys from './keys';
+import * as gsi1 from './gsi1';
 import { batchGet, getItem, putItem, setAttributes, updateItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
@@ -83,8 +84,11 @@ export const deleteRemoteMediaItems = (statusId: string, mediaIds: string[]): Tr
 
 /** A new attachment; its files are already stored, so the item is only written once complete. */
 export async function createMedia(media: z.input<typeof mediaItem>): Promise<boolean> {
-  return putItem({ ...keys.media(media.id), ...mediaItem.parse(media) }, { ifAbsent: true });
+  return putItem(uploadRecord(mediaItem.parse(media)), { ifAbsent: true });
 }
+
+/** A local upload's item, listed under its uploader (GSI1 `UPLOADS#`): how the purge of the account finds the ones never posted. */
+export const uploadRecord = (media: Media) => ({ ...keys.media(media.id), ...gsi1.upload(media.accountId, media.id), ...media });
 
 export type MediaDetails = { description?: string | null; focus?: { x: number; y: number } | null };
 

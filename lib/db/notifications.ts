@@ -44,6 +44,18 @@ export type Notification = z.infer<typeof notificationItem>;
 export const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId'>) =>
   keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId ?? n.reportId ?? null);
 
+/**
+ * The de-duplication item, which also lists the notification under its sender (GSI1 `NOTIFS_FROM#`): what the purge
+ * of the sender's account reads to remove the notifications it caused (lib/db/account_purge.ts).
+ */
+export const onceRecord = (n: Notification) => ({
+  ...onceKey(n),
+  ...gsi1.notificationSent(n.fromAccountId, n.id),
+  notificationId: n.id,
+  accountId: n.accountId,
+  fromAccountId: n.fromAccountId,
+});
+
 export const notificationRecord = (n: Notification) => ({
   ...keys.notification(n.accountId, n.id),
   ...(n.filtered ? gsi1.filteredNotification(n.accountId, n.fromAccountId, n.id) : n.groupKey ? gsi1.notificationGroupMember(n.accountId, n.groupKey, n.id) : {}),
@@ -68,7 +80,7 @@ export async function groupBucketOf(accountId: string, prefix: string): Promise<
  */
 export async function createNotification(n: Notification, bucket?: GroupBucket, also: TransactItem[] = []): Promise<boolean> {
   const result = await transact([
-    { Put: { Item: { ...onceKey(n), notificationId: n.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: onceRecord(n), ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: notificationRecord(n), ConditionExpression: 'attribute_not_exists(PK)' } },
     // The group's bucket moves with the notification that joins it, so a duplicate never moves it.
     ...(bucket ? [{ Put: { Item: { ...keys.notificationGroupBucket(n.accountId, bucket.prefix), hour: bucket.hour, expiresAt: expiresIn(BUCKET_TTL_SECONDS) } } }] : []),

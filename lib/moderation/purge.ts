@@ -2,8 +2,12 @@
 // severing the follows of a suspended account, restoring them after an unsuspension, and, SUSPENSION_RETENTION_DAYS
 // after the suspension, purging its data as Mastodon's DeleteAccountService does with reserve_username: its
 // statuses (with their attachments' files), reblogs, favourites, bookmarks, follows and follow requests both ways,
-// lists and list memberships, notifications received, tokens and push subscriptions, the login, and the profile,
-// leaving the account item as a suspended tombstone whose username stays taken; then the Delete of the actor.
+// lists and list memberships, notifications received and those it caused others, notification requests both ways
+// and its policy, blocks and mutes both ways, domain blocks, filters, endorsements, markers, notes, featured and
+// followed tags, conversations, scheduled statuses, uploads never posted (items and files), tokens and push
+// subscriptions, the login, and the profile, leaving the account item as a suspended tombstone whose username stays
+// taken; then the Delete of the actor. As Mastodon, it keeps the strikes and appeals, and the reports it filed or
+// that are about it, for the moderators.
 //
 // Every step reads a page of what is left and removes it, so a step run again (a run that stopped midway, two runs
 // overlapping before the lease) starts where the last one ended; the step index is saved after each step, and each
@@ -11,6 +15,16 @@
 // runs as it takes, and no request waits for it. Work whose suspension was lifted or replaced meanwhile is dropped
 // before it does anything: a purge never starts for an account no longer suspended.
 import { accountById, accountsByIds, updateAccount, type Account } from '../db/accounts';
+import {
+  deleteUpload,
+  ownPartitions,
+  purgeBlocksOfAccountPage,
+  purgeMutesOfAccountPage,
+  purgeNotificationRequestsPage,
+  purgeNotificationsFromAccountPage,
+  purgeOwnPartitionPage,
+  uploadsPage,
+} from '../db/account_purge';
 import { accountStatusesPage } from '../db/account_statuses';
 import { followRequestsPage, followRequestsSentBy } from '../db/follow_requests';
 import { createFollow, deleteFollow, deleteFollowRequest, followersPage, followingPage, type Follow } from '../db/follows';
@@ -20,6 +34,7 @@ import { mediaByIds } from '../db/media';
 import { clearNotifications } from '../db/notifications';
 import { pollById } from '../db/polls';
 import { deletePushSubscription, pushSubscriptionsOf } from '../db/push_subscriptions';
+import { removeScheduled, scheduledOf } from '../db/scheduled';
 import { removeStatus } from '../db/status_writes';
 import { statusById, type Status } from '../db/statuses';
 import {
@@ -250,6 +265,59 @@ const PURGE: Step[] = [
     });
     if (!isRemoteAccount(account)) await clearLogin(account.id);
     return true;
+  },
+  // New steps go last, so that a purge under way when they came keeps its step index.
+  // The notifications it caused others (follow, favourite, reblog, mention, poll, admin.*...), with its requests in
+  // their filtered lists (Mastodon's purge_generated_notifications!).
+  async (account) => {
+    const { read, removed } = await purgeNotificationsFromAccountPage(account.id, suspensionWorkLimits.page);
+    return lastPage(read, removed);
+  },
+  // The notification requests it received, and its notification policy.
+  async (account) => {
+    const { read, removed } = await purgeNotificationRequestsPage(account.id, suspensionWorkLimits.page);
+    return lastPage(read, removed);
+  },
+  // Other accounts' blocks and mutes of it (block_relationships and mute_relationships, the other way round).
+  async (account) => {
+    const { read, removed } = await purgeBlocksOfAccountPage(account.id, suspensionWorkLimits.page);
+    return lastPage(read, removed);
+  },
+  async (account) => {
+    const { read, removed } = await purgeMutesOfAccountPage(account.id, suspensionWorkLimits.page);
+    return lastPage(read, removed);
+  },
+  // What it kept of its own: blocks and domain blocks, mutes, filters, endorsements, markers, notes, featured tags,
+  // followed tags, conversations; a step per partition.
+  ...ownPartitions.map(
+    (kind): Step =>
+      async (account) =>
+        (await purgeOwnPartitionPage(account.id, kind, suspensionWorkLimits.page)).read < suspensionWorkLimits.page,
+  ),
+  // Its scheduled statuses, with the attachments they held (items and files).
+  async (account) => {
+    const scheduled = await scheduledOf(account.id, { limit: suspensionWorkLimits.page });
+    let removed = 0;
+    await eachOf(scheduled, async (s) => {
+      if (!(await removeScheduled(s))) return;
+      removed++;
+      const mediaIds = s.params.media_ids ?? [];
+      if (mediaIds.length === 0) return;
+      const media = [...(await mediaByIds(mediaIds)).values()].filter((m) => m.accountId === account.id);
+      await deleteMediaQuietly(media.flatMap((m) => [m.fileKey, m.previewKey]));
+      await deleteMediaItemsOf(media.map((m) => m.id));
+    });
+    return lastPage(scheduled.length, removed);
+  },
+  // Its uploads never posted (the posted ones went with their statuses): files, then items.
+  async (account) => {
+    const uploads = await uploadsPage(account.id, suspensionWorkLimits.page);
+    let removed = 0;
+    await eachOf(uploads, async (m) => {
+      await deleteMediaQuietly([m.fileKey, m.previewKey]);
+      if (await deleteUpload(m)) removed++;
+    });
+    return lastPage(uploads.length, removed);
   },
 ];
 

@@ -217,7 +217,7 @@ export async function aFollow(follower: Account, followed: Account, opts: { show
 // ---- statuses: media attachments stored as the media endpoints leave them ----
 /** A media attachment of `owner` (ready and unattached unless told otherwise). */
 export async function aMediaAttachment(owner: Account, opts: Partial<{ state: 'processing' | 'ready' | 'failed'; statusId: string | null; description: string }> = {}) {
-  const { mediaItem } = await import('../../lib/db/media');
+  const { mediaItem, uploadRecord } = await import('../../lib/db/media');
   const keys = await import('../../lib/db/keys');
   const { putItem } = await import('../../lib/db/table');
   const id = newId();
@@ -236,7 +236,8 @@ export async function aMediaAttachment(owner: Account, opts: Partial<{ state: 'p
     state: opts.state ?? 'ready',
     createdAt: new Date().toISOString(),
   });
-  await putItem({ ...keys.media(id), ...media });
+  // A local account's upload is listed under it (lib/db/media.ts uploadRecord); a remote one's is not.
+  await putItem(owner.domain === null ? uploadRecord(media) : { ...keys.media(id), ...media });
   return media;
 }
 
