@@ -7,12 +7,13 @@ import { accountById, accountsByIds, type Account } from '../db/accounts';
 import { accountStatusesPage } from '../db/account_statuses';
 import { remoteAccountByAcct } from '../db/remote';
 import { usernamesByPrefix } from '../db/usernames';
+import { allWarningPresets } from '../db/warning_presets';
 import type { Reply } from '../http/reply';
 import { ACCOUNT_ACTIONS, REVERSALS, reverseAccountAction, takeAccountAction, type Reversal } from '../moderation/actions';
 import { outranks, roleOf } from '../policy/roles';
 import { asPage, canonicalId, notFoundPage } from './common';
 import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
-import { accountLink, acctOf, actionForm, stateBadges, statusBlock } from './parts';
+import { accountLink, acctOf, actionForm, chosenPreset, stateBadges, statusBlock } from './parts';
 
 /** Recent statuses shown on an account's page. */
 export const RECENT_STATUSES = 20;
@@ -53,6 +54,7 @@ export async function accountPage(viewer: Viewer, input: Record<string, unknown>
   const action = adminPath(`/accounts/${account.id}`);
   const reversals = reversalsFor(account);
   const mayAct = outranks(viewer.account, account);
+  const presets = mayAct ? await allWarningPresets() : [];
   const local = account.domain === null;
   const body = `${noticeOf(NOTICES, input)}
 <dl id="account">
@@ -74,7 +76,7 @@ ${local ? `<dt>E-mail</dt><dd>${esc(account.email)}</dd>
 ${local ? `<dt>Login frozen</dt><dd>${yesNo(account.disabled)}</dd>` : ''}
 </dl>
 ${mayAct ? `<h2>Take action</h2>
-${actionForm(account, action, viewer.csrf)}
+${actionForm(account, action, viewer.csrf, presets)}
 ${reversals.length > 0 ? `<h2>Lift a sanction</h2>
 <form method="post" action="${esc(action)}" class="inline">
 ${csrfField(viewer.csrf)}
@@ -90,6 +92,7 @@ const submitted = z.object({
   operation: z.enum(['action', 'reverse']),
   type: z.enum(ACCOUNT_ACTIONS).optional(),
   reversal: z.enum(REVERSALS).optional(),
+  warning_preset_id: z.string().max(30).optional(),
   text: z.string().max(5000).optional(),
 });
 
@@ -105,8 +108,10 @@ export async function submitAccount(viewer: Viewer, input: Record<string, unknow
   if (!form.success || (!type && !reversal)) {
     return adminPage(viewer, 'Not done', `<p class="error" role="alert" id="error">Choose an action.</p><p><a href="${esc(back)}">Back</a></p>`, 422);
   }
+  const preset = chosenPreset(form.data.warning_preset_id);
+  if (preset === false) return notFoundPage(viewer, 'This warning preset', back);
   return asPage(viewer, back, async () => {
-    if (type) await takeAccountAction(viewer.account, account, { type, text: form.data.text?.trim() || undefined });
+    if (type) await takeAccountAction(viewer.account, account, { type, warningPresetId: preset, text: form.data.text?.trim() || undefined });
     else await reverseAccountAction(viewer.account, account, reversal!);
     return seeOther(back, type ?? reversal);
   });

@@ -49,12 +49,14 @@ const NAV: { path: string; label: string; permission: Permission }[] = [
   { path: '/reports', label: 'Reports', permission: 'manage_reports' },
   { path: '/accounts', label: 'Accounts', permission: 'manage_users' },
   { path: '/pending_accounts', label: 'Pending sign-ups', permission: 'manage_users' },
+  { path: '/disputes/appeals', label: 'Appeals', permission: 'manage_appeals' },
   { path: '/domain_blocks', label: 'Domain blocks', permission: 'manage_federation' },
   { path: '/domain_allows', label: 'Domain allows', permission: 'manage_federation' },
   { path: '/email_domain_blocks', label: 'E-mail domain blocks', permission: 'manage_blocks' },
   { path: '/canonical_email_blocks', label: 'E-mail address blocks', permission: 'manage_blocks' },
   { path: '/ip_blocks', label: 'IP rules', permission: 'manage_blocks' },
   { path: '/trends/tags', label: 'Trends', permission: 'manage_taxonomies' },
+  { path: '/warning_presets', label: 'Warning presets', permission: 'manage_settings' },
   { path: '/action_logs', label: 'Audit log', permission: 'view_audit_log' },
 ];
 

@@ -2,9 +2,12 @@
 // and the account action form (Mastodon's Admin::AccountAction types).
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
+import type { WarningPreset } from '../db/warning_presets';
 import { sanitizeRemoteHtml } from '../federation/sanitize';
 import { ACCOUNT_ACTIONS, type AccountActionType } from '../moderation/actions';
+import { presetLabel } from '../moderation/warning_presets';
 import { roleOf } from '../policy/roles';
+import { canonicalId } from './common';
 import { adminPath, csrfField, esc, when } from './layout';
 
 export const acctOf = (account: Pick<Account, 'username' | 'domain'>) => (account.domain ? `${account.username}@${account.domain}` : account.username);
@@ -48,16 +51,28 @@ const ACTION_LABELS: Record<AccountActionType, string> = {
   suspend: 'Suspend',
 };
 
+/** The warning preset choice of the action form (Mastodon's account action form), when presets exist. */
+const presetChoice = (presets: WarningPreset[]) =>
+  presets.length === 0
+    ? ''
+    : `<label for="warning-preset">Warning preset</label>
+<select id="warning-preset" name="warning_preset_id">
+<option value="">(none)</option>
+${presets.map((p) => `<option value="${esc(p.id)}">${esc(presetLabel(p))}</option>`).join('\n')}
+</select>`;
+
 /**
- * The action form: one button per action (one click), with an optional text for the warning. `disable` is a
- * local login's: it is not offered for a remote account. `extra` carries the report the action resolves.
+ * The action form: one button per action (one click), with a warning preset and an optional text for the warning
+ * (the strike's text is the preset's, then this one). `disable` is a local login's: it is not offered for a remote
+ * account. `extra` carries the report the action resolves.
  */
-export function actionForm(target: Account, action: string, csrf: string, extra: Record<string, string> = {}, submitNote = ''): string {
+export function actionForm(target: Account, action: string, csrf: string, presets: WarningPreset[], extra: Record<string, string> = {}, submitNote = ''): string {
   const types = ACCOUNT_ACTIONS.filter((type) => type !== 'disable' || target.domain === null);
   return `<form method="post" action="${esc(action)}">
 ${csrfField(csrf)}
 <input type="hidden" name="operation" value="action">
 ${Object.entries(extra).map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`).join('\n')}
+${presetChoice(presets)}
 <label for="action-text">Text of the warning (optional)</label>
 <textarea id="action-text" name="text" rows="3" maxlength="5000"></textarea>
 ${submitNote ? `<p class="muted">${esc(submitNote)}</p>` : ''}
@@ -66,3 +81,12 @@ ${types.map((type) => `<button type="submit" name="type" value="${esc(type)}" cl
 </div>
 </form>`;
 }
+
+/**
+ * The preset the action form chose: undefined for none; `false` for a value that is no preset id (the page answers
+ * 404, as for an id no preset has).
+ */
+export const chosenPreset = (value: unknown): string | undefined | false => {
+  if (value === undefined || value === '') return undefined;
+  return canonicalId(value) ?? false;
+};

@@ -7,11 +7,12 @@ import { accountById, accountsByIds, type Account } from '../db/accounts';
 import { reportById, reportQueuePage, type Report } from '../db/reports';
 import { reopenReport, resolveReportAs } from '../moderation/reports';
 import { statusesByIds } from '../db/statuses';
+import { allWarningPresets } from '../db/warning_presets';
 import type { Reply } from '../http/reply';
 import { ACCOUNT_ACTIONS, takeAccountAction } from '../moderation/actions';
 import { canonicalId, asPage, notFoundPage } from './common';
 import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
-import { accountLink, actionForm, stateBadges, statusBlock } from './parts';
+import { accountLink, actionForm, chosenPreset, stateBadges, statusBlock } from './parts';
 
 /** Reports shown per page of the queue, and how many are read at a time to fill it. */
 export const QUEUE_PAGE = 20;
@@ -79,6 +80,7 @@ export async function reportPage(viewer: Viewer, input: Record<string, unknown>)
   const statuses = await statusesByIds(report.statusIds);
   const accounts = await accountsByIds([...new Set([report.accountId, report.targetAccountId, ...[...statuses.values()].map((s) => s.accountId)])]);
   const target = accounts.get(report.targetAccountId);
+  const presets = target ? await allWarningPresets() : [];
   const action = adminPath(`/reports/${report.id}`);
   const reported = report.statusIds
     .map((sid) => {
@@ -107,13 +109,14 @@ ${reported || '<p class="muted">No statuses were reported.</p>'}
 <h2>Decision</h2>
 ${stateForm}
 ${target ? `<h3>Act on @${esc(target.domain ? `${target.username}@${target.domain}` : target.username)}</h3>
-${actionForm(target, action, viewer.csrf, {}, 'Taking an action resolves the report.')}` : ''}`;
+${actionForm(target, action, viewer.csrf, presets, {}, 'Taking an action resolves the report.')}` : ''}`;
   return adminPage(viewer, `Report #${report.id}`, body);
 }
 
 const submitted = z.object({
   operation: z.enum(['resolve', 'reopen', 'action']),
   type: z.enum(ACCOUNT_ACTIONS).optional(),
+  warning_preset_id: z.string().max(30).optional(),
   text: z.string().max(5000).optional(),
 });
 
@@ -128,6 +131,8 @@ export async function submitReport(viewer: Viewer, input: Record<string, unknown
     return adminPage(viewer, 'Not done', `<p class="error" role="alert" id="error">Choose resolve, reopen or an action.</p><p><a href="${esc(back)}">Back</a></p>`, 422);
   }
   const moderator = viewer.account;
+  const preset = chosenPreset(form.data.warning_preset_id);
+  if (preset === false) return notFoundPage(viewer, 'This warning preset', back);
   return asPage(viewer, back, async () => {
     switch (form.data.operation) {
       case 'resolve':
@@ -140,7 +145,7 @@ export async function submitReport(viewer: Viewer, input: Record<string, unknown
       case 'action': {
         const target = await accountById(report.targetAccountId);
         if (!target) return notFoundPage(viewer, 'The reported account', back);
-        await takeAccountAction(moderator, target, { type: form.data.type!, reportId: report.id, text: form.data.text?.trim() || undefined });
+        await takeAccountAction(moderator, target, { type: form.data.type!, reportId: report.id, warningPresetId: preset, text: form.data.text?.trim() || undefined });
         await resolveReportAs(moderator, report.id);
         return seeOther(back, 'actioned');
       }

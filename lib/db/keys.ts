@@ -480,3 +480,9 @@ export const severedFollowsPartition = (accountId: string) => `SEVERED#${padId(a
 // ---- moderation: the purge of a suspended account (lib/db/account_purge.ts) ----
 /** The notes an account wrote about others (one item per account noted, lib/db/account_notes.ts). */
 export const accountNotesPartition = (accountId: string) => `ACCOUNT_NOTES#${padId(accountId)}`;
+// ---- moderation: warning presets and the appeals page (lib/db/warning_presets.ts, lib/db/strikes.ts) ----
+/** A warning preset (Mastodon's AccountWarningPreset) by its id: the operator's few, one partition read whole. */
+export const warningPreset = (id: string): Key => ({ PK: 'WARNING_PRESETS', SK: padId(id) });
+export const warningPresetsPartition = () => 'WARNING_PRESETS';
+/** Where a page of pending appeals starts: after this appeal's key (the queue is read oldest first). */
+export const pendingAppealsAfter = (appealId: string) => padId(appealId);

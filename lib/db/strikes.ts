@@ -80,12 +80,30 @@ export async function putAppeal(strikeId: string, appeal: Appeal): Promise<boole
 
 /** Pending appeals' strikes, oldest first. */
 export async function pendingAppealStrikes(limit = 100): Promise<Strike[]> {
+  return (await pendingAppealsPage(limit)).strikes;
+}
+
+/**
+ * A page of the pending appeals' strikes, oldest appeal first, starting after the appeal `after`; `last` is the
+ * appeal the next page starts after when the queue may hold more. The strikes are one BatchGet; an appeal decided
+ * meanwhile (its queue entry not yet removed) is left out.
+ */
+export async function pendingAppealsPage(limit: number, after?: string): Promise<{ strikes: Strike[]; last?: string }> {
   const page = await query(
-    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.pendingAppealsPartition() }, Limit: limit },
-    z.object({ strikeId: z.string() }),
+    {
+      KeyConditionExpression: after ? 'PK = :p AND SK > :a' : 'PK = :p',
+      ExpressionAttributeValues: { ':p': keys.pendingAppealsPartition(), ...(after ? { ':a': keys.pendingAppealsAfter(after) } : {}) },
+      Limit: limit,
+    },
+    z.object({ SK: z.string(), strikeId: z.string() }),
   );
-  const found = await Promise.all(page.items.map((p) => strikeById(p.strikeId)));
-  return found.filter((s): s is Strike => s !== undefined && s.appeal?.state === 'pending');
+  const found = await strikesByIds(page.items.map((p) => p.strikeId));
+  const strikes = page.items.flatMap((p) => {
+    const s = found.get(p.strikeId);
+    return s && s.appeal?.state === 'pending' ? [s] : [];
+  });
+  const lastItem = page.items.at(-1);
+  return { strikes, ...(page.lastKey && lastItem ? { last: BigInt(lastItem.SK).toString() } : {}) };
 }
 
 /** Decides a pending appeal (only once); answers the strike afterwards, undefined when it was not pending. */

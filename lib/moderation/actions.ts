@@ -7,11 +7,13 @@ import { tokensOfAccount } from '../db/tokens';
 import { endStreamsOfTokens } from '../streaming/withdraw';
 import { forbidden, notFound } from '../errors';
 import { reportById } from '../db/reports';
+import { warningPresetById } from '../db/warning_presets';
 import { resolveReportAs } from './reports';
 import { recordStrike } from './strikes';
 import { can, outranks, type Permission } from '../policy/roles';
 import { accountTarget, recordAction } from './audit';
 import { suspendAccount, unsuspendAccount } from './suspension';
+import { warningText } from './warning_presets';
 
 export const ACCOUNT_ACTIONS = ['none', 'sensitive', 'disable', 'silence', 'suspend'] as const;
 export type AccountActionType = (typeof ACCOUNT_ACTIONS)[number];
@@ -38,11 +40,11 @@ const needsLogin = (type: AccountActionType | Reversal) => type === 'disable' ||
 export async function takeAccountAction(moderator: Account, target: Account, input: AccountActionInput): Promise<Account> {
   assertMayActOn(moderator, target);
   if (needsLogin(input.type) && target.domain !== null) throw forbidden();
-  // As Mastodon's find: an unknown report or warning preset is 404, before anything is done. No warning presets are
-  // kept here (Mastodon's admin-defined texts), so any preset id is unknown.
+  // As Mastodon's find: an unknown report or warning preset is 404, before anything is done.
   const report = input.reportId ? await reportById(input.reportId, true) : undefined;
   if (input.reportId && !report) throw notFound();
-  if (input.warningPresetId) throw notFound();
+  const preset = input.warningPresetId ? await warningPresetById(input.warningPresetId) : undefined;
+  if (input.warningPresetId && !preset) throw notFound();
   let after = target;
   switch (input.type) {
     case 'none':
@@ -67,7 +69,7 @@ export async function takeAccountAction(moderator: Account, target: Account, inp
   // report is resolved; the account is told when the moderator asks (lib/moderation/strikes.ts).
   await recordStrike(moderator, after, {
     action: input.type,
-    text: input.text?.trim() ?? '',
+    text: warningText(preset?.text, input.text),
     reportId: report?.id ?? null,
     statusIds: report?.statusIds ?? [],
     notify: input.sendEmailNotification === true,

@@ -1,7 +1,7 @@
 // Moderators' decisions on appeals (Mastodon's AppealService / Admin::DisputesController): approving undoes the
 // strike's action and marks the strike overruled; rejecting keeps it. Both need manage_appeals and are logged.
 import { accountById, type Account } from '../db/accounts';
-import { decideAppeal, pendingAppealStrikes, strikeById, type Strike } from '../db/strikes';
+import { decideAppeal, pendingAppealsPage, pendingAppealStrikes, strikeById, type Strike } from '../db/strikes';
 import { nowIso } from '../db/table';
 import { forbidden, notFound, unprocessable } from '../errors';
 import { can } from '../policy/roles';
@@ -20,6 +20,12 @@ const UNDO: Partial<Record<Strike['action'], Reversal>> = {
 export async function pendingAppeals(moderator: Account, limit = 100): Promise<Strike[]> {
   if (!can(moderator, 'manage_appeals')) throw forbidden();
   return pendingAppealStrikes(limit);
+}
+
+/** A page of the strikes with an appeal waiting, oldest appeal first, after the appeal `after` (the appeals page). */
+export async function pendingAppealsAfter(moderator: Account, limit: number, after?: string): Promise<{ strikes: Strike[]; last?: string }> {
+  if (!can(moderator, 'manage_appeals')) throw forbidden();
+  return pendingAppealsPage(limit, after);
 }
 
 async function pendingStrike(moderator: Account, strikeId: string): Promise<{ strike: Strike; target: Account }> {

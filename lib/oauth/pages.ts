@@ -180,7 +180,7 @@ ${opts.error ? `<p class="error" role="alert" id="error">${esc(opts.error)}</p>`
 export const strikePage = (opts: { action: string; csrf: string; strike: StrikeView; error?: string; notice?: string }) => page('Moderation decision', `
 <h1>${esc(STRIKE_HEADINGS[opts.strike.action] ?? 'Moderation decision')}</h1>
 <p class="muted">${esc(opts.strike.createdAt.slice(0, 10))}</p>
-${opts.strike.text ? `<p id="strike-text">${esc(opts.strike.text)}</p>` : ''}
+${opts.strike.text ? `<p id="strike-text" style="white-space:pre-wrap">${esc(opts.strike.text)}</p>` : ''}
 ${opts.notice ? `<p class="notice" role="status">${esc(opts.notice)}</p>` : ''}
 ${opts.error ? `<p class="error" role="alert" id="error">${esc(opts.error)}</p>` : ''}
 ${opts.strike.appeal
