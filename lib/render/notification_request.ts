@@ -2,12 +2,13 @@
 // id, created_at, updated_at, account, notifications_count (a string, as Mastodon
 // serialises it) and last_status; and the NotificationPolicy entity in its v2 and
 // v1 forms. A page of requests costs one batch read of accounts, one of statuses
-// and the status renderer's own; a request whose sender is gone is left out, a
+// and the status renderer's own; a request whose sender is gone or suspended is left out, a
 // last status the viewer may no longer see is null.
 import { accountsByIds, type Account } from '../db/accounts';
 import type { NotificationRequest, PolicyView } from '../db/notification_requests';
 import { statusesByIds } from '../db/statuses';
 import { visibleTo } from '../policy';
+import { isSuspended } from '../policy/sanctions';
 import { renderAccount } from './account';
 import { renderStatuses } from './status';
 
@@ -22,7 +23,8 @@ export async function renderNotificationRequests(requests: NotificationRequest[]
   const renderedById = new Map((await renderStatuses(visible, viewer, { context: 'notifications' })).map((r) => [String(r.id), r]));
   return requests.flatMap((r) => {
     const from = accounts.get(r.fromAccountId);
-    if (!from) return [];
+    // A suspended sender's requests are left out, as Mastodon's `without_suspended` (back if the suspension is lifted).
+    if (!from || isSuspended(from)) return [];
     return [{
       id: r.id,
       created_at: r.createdAt,

@@ -3,6 +3,8 @@
 // only those who follow it, others get them filtered (Mastodon 4.3's for_limited_accounts, `filter` by default).
 import { handler as v1Index } from '../../functions/notifications/index';
 import { handler as v2Index } from '../../functions/notifications/v2_index';
+import { handler as requestsIndex } from '../../functions/notifications/requests_index';
+import { handler as requestShow } from '../../functions/notifications/requests_show';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { updateAccount } from '../../lib/db/accounts';
 import type { NotificationType } from '../../lib/db/notifications';
@@ -72,5 +74,21 @@ describe('from a silenced account', () => {
     expect(await v2From(alice.token)).not.toContain(silenced.account.id);
     expect((await v1(bob.token)).filter((n) => n.account.id === silenced.account.id).map((n) => n.type).sort()).toEqual(['favourite', 'mention']);
     expect(await v2From(bob.token)).toContain(silenced.account.id);
+  });
+});
+
+describe('requests from an account suspended afterwards', () => {
+  it('are left out of the requests list and answer 404, as Mastodon lists requests without suspended senders', async () => {
+    const [sender, carol] = await Promise.all([aUser(), aUser()]);
+    await updateAccount(sender.account.id, { silencedAt: new Date().toISOString() });
+    await deliver({ type: 'follow', accountId: carol.account.id, fromAccountId: sender.account.id });
+    const listed = async () => (await call(requestsIndex, { path: '/api/v1/notifications/requests', token: carol.token })).body as { id: string; account: { id: string } }[];
+    const request = (await listed()).find((r) => r.account.id === sender.account.id);
+    expect(request).toBeDefined();
+
+    await updateAccount(sender.account.id, { suspendedAt: new Date().toISOString(), suspensionOrigin: 'local' });
+    expect((await listed()).map((r) => r.account.id)).not.toContain(sender.account.id);
+    const shown = await call(requestShow, { path: `/api/v1/notifications/requests/${request!.id}`, pathParameters: { id: request!.id }, token: carol.token });
+    expect(shown.status).toBe(404);
   });
 });
