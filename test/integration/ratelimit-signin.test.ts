@@ -62,6 +62,7 @@ function expectTooManyRequests(res: Answer, limit: number) {
   expect(reset).toBeGreaterThan(Date.now());
 }
 
+// Twenty-six password checks (scrypt) in one test: on a loaded machine more than jest's 30 s.
 describe('sign-in attempts through the password grant', () => {
   it('refuses the 26th attempt with 429, and the right password while the limit holds', async () => {
     const who = await aSignIn();
@@ -77,7 +78,7 @@ describe('sign-in attempts through the password grant', () => {
     const right = await passwordGrant(ip, who, who.password);
     expectTooManyRequests(right, 25);
     expect(right.body).not.toHaveProperty('access_token');
-  });
+  }, 120_000);
 
   it('counts per address: a spent address is refused for every e-mail, another address is not', async () => {
     const who = await aSignIn();
@@ -169,7 +170,7 @@ describe('sign-in attempts through the login form', () => {
     const right = await login(who.email, who.password);
     expectTooManyRequests(right, 25);
     expect(right.cookies).toEqual([]);
-  });
+  }, 120_000);
 
   it('shares the budgets of the password grant', async () => {
     const who = await aSignIn();
