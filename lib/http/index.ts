@@ -15,6 +15,7 @@ import { log } from '../log';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
 import { admit, bearerToken, type AuthMode } from './auth';
+import { compressAnswer } from './compress';
 import { CORS_HEADERS, corsPath } from './cors';
 import { guarded } from './guard';
 import { DEFAULT_LIMITS, header, parseBody, parseCookies, parseQuery, rawBody, type BodyLimits } from './body';
@@ -68,6 +69,10 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
+
+/** The client's Accept-Encoding (API Gateway's payload 2.0 lowercases header names; a test's event may not). */
+const acceptEncodingOf = (event: Event): string | undefined =>
+  Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'accept-encoding')?.[1] ?? undefined;
 
 const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name);
 
@@ -162,7 +167,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       };
     }
     log.debug('request', { method: event.requestContext?.http?.method, path, status: result.statusCode, ms: Date.now() - started, dbCalls: meter.calls });
-    return result;
+    return compressAnswer(result, acceptEncodingOf(event));
   };
 
   const answer = async (event: Event, path: string, requestId: string): Promise<Reply> => {

@@ -451,6 +451,8 @@ const extraHeader: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
     [['Accept', 'application/activity+json']], [['Accept', 'text/html']], [['Cookie', '_session_id=%; a=%E0%A4%A; =; ;;']],
     [['Cookie', `x=${'c'.repeat(9_000)}`]], [['Origin', 'null']], [['Host', 'evil.example']], [['Access-Control-Request-Method', 'DELETE']],
     [['X-Forwarded-Proto', 'gopher']], [['Upgrade', 'websocket'], ['Connection', 'Upgrade']], [['Transfer-Encoding', 'gzip']],
+    // Compressed answers (lib/http/compress.ts): read back decompressed by the suite, as a client would.
+    [['Accept-Encoding', 'gzip, deflate, br']], [['Accept-Encoding', 'gzip;q=1.0, br;q=0']], [['Accept-Encoding', 'br;q=nonsense, *;q=2, ,;']],
   ) },
   // Past Node's 16 KB header limit, and many small headers.
   { weight: 1, arbitrary: fc.constantFrom(17_000, 65_536).map((n): Array<[string, string]> => [['X-Big', 'h'.repeat(n)]]) },

@@ -3,6 +3,7 @@
 // given order, invalid UTF-8 in the request line, broken framing). One connection
 // per request (`Connection: close`), so a request that confuses the server cannot
 // leak into the next one.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { connect } from 'node:net';
 import { PLACEHOLDER, type FuzzRequest, type IdName, type TokenName } from './arbitraries';
 
@@ -93,6 +94,16 @@ export function parseResponse(raw: Buffer): { status: number; headers: Record<st
   }
   let body = raw.subarray(end + 4);
   if ((headers['transfer-encoding'] ?? []).some((v) => /chunked/i.test(v))) body = dechunk(body);
+  // A compressed answer is read as a client reads it; one that does not decompress is left as it came, and then
+  // fails the checks on its body.
+  const encoding = (headers['content-encoding'] ?? [])[0]?.toLowerCase();
+  if (body.length > 0 && (encoding === 'br' || encoding === 'gzip')) {
+    try {
+      body = encoding === 'br' ? brotliDecompressSync(body) : gunzipSync(body);
+    } catch {
+      // left compressed
+    }
+  }
   return { status: Number(status[1]), headers, body };
 }
 

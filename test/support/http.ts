@@ -1,4 +1,5 @@
 // Builds real API Gateway HTTP API (payload v2) events and calls handlers with them.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 
@@ -94,7 +95,10 @@ export const lambdaContext = (): Context =>
 export async function call(handler: Handler, request: Call): Promise<Answer> {
   const res = await handler(buildEvent(request), lambdaContext());
   const headers = lower(Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k, String(v)])));
-  const text = res.isBase64Encoded ? Buffer.from(res.body ?? '', 'base64').toString('utf8') : res.body ?? '';
+  const bytes = res.isBase64Encoded ? Buffer.from(res.body ?? '', 'base64') : Buffer.from(res.body ?? '', 'utf8');
+  // As a client does: a body the handler compressed (the request sent Accept-Encoding) is read decompressed.
+  const encoding = headers['content-encoding'];
+  const text = (encoding === 'br' ? brotliDecompressSync(bytes) : encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString('utf8');
   let body: unknown = text;
   if ((headers['content-type'] ?? '').includes('json')) body = JSON.parse(text);
   return { status: res.statusCode ?? 200, headers, body, text, cookies: res.cookies ?? [] };
