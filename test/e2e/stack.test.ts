@@ -59,6 +59,18 @@ describe('the local stack', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
   });
 
+  it('sends a large answer compressed to a client that accepts it, which reads it as usual; the same plain to one that does not', async () => {
+    const br = await fetch(`${stack().baseUrl}/api/v2/instance`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.status).toBe(200);
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toMatch(/Accept-Encoding/);
+    const instance = (await br.json()) as { domain?: string };
+    expect(instance.domain).toBe(stack().domain);
+    const plain = await fetch(`${stack().baseUrl}/api/v2/instance`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.json()).toEqual(instance);
+  });
+
   it('runs the sample HTTP API event (events/http-apps-create.json) through appsCreate', async () => {
     const res = (await invoke('appsCreate', sample('http-apps-create.json'))) as { statusCode: number; body: string };
     expect(res.statusCode).toBe(200);
