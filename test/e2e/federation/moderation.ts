@@ -34,6 +34,20 @@ async function accountNow(viewer: MastoUser, id: string): Promise<mastodon.v1.Ac
   }
 }
 
+/** Waits until `viewer`'s server shows `id` as `wanted` says (the hop of a delivery and its inbox run). */
+const accountWhen = (viewer: MastoUser, id: string, wanted: (a: mastodon.v1.Account | undefined) => boolean, what: string) =>
+  eventually(async () => {
+    const a = await accountNow(viewer, id);
+    return wanted(a) ? { account: a } : undefined;
+  }, what, HOP_MS).then((r) => r.account);
+
+/** Waits until `viewer`'s relationship with `other` is as `wanted` says. */
+const relationshipWhen = (viewer: MastoUser, other: mastodon.v1.Account, wanted: (r: mastodon.v1.Relationship) => boolean, what: string) =>
+  eventually(async () => {
+    const r = await relationshipOf(viewer, other);
+    return r && wanted(r) ? r : undefined;
+  }, what, HOP_MS);
+
 export function moderationSteps(pair: () => [Stack, Stack]) {
   describe('moderation across the servers', () => {
     let mia: MastoUser | undefined;
@@ -79,21 +93,11 @@ export function moderationSteps(pair: () => [Stack, Stack]) {
       expect(await m.client.v1.admin.accounts.$select(r.me.id).fetch()).toMatchObject({ suspended: true });
       // The follows are severed in the background, by the sweeper's next run (every minute; here at once).
       await sweepAt(first, Date.now());
-      const shown = await eventually(async () => {
-        const a = await accountNow(u, rexThere.id);
-        return a?.suspended ? a : undefined;
-      }, 'the second server hears of the suspension', HOP_MS);
+      const shown = await accountWhen(u, rexThere.id, (a) => a?.suspended === true, 'the second server hears of the suspension');
       expect(shown).toMatchObject({ suspended: true, note: '', displayName: '', fields: [] });
       expect(await statusUris(u, rexThere)).toEqual([]);
       expect(await homeUris(u)).not.toContain(post.uri);
-      const ended = await eventually(
-        async () => {
-          const rel = await relationshipOf(u, rexThere);
-          return rel && !rel.following && !rel.followedBy ? rel : undefined;
-        },
-        'both follows ended on the second server',
-        HOP_MS,
-      );
+      const ended = await relationshipWhen(u, rexThere, (r) => !r.following && !r.followedBy, 'both follows ended on the second server');
       expect(ended).toMatchObject({ following: false, followedBy: false });
     }, STEP_MS);
 
@@ -107,20 +111,10 @@ export function moderationSteps(pair: () => [Stack, Stack]) {
       expect(await m.client.v1.admin.accounts.$select(r.me.id).unsuspend()).toMatchObject({ suspended: false });
       // The follows are restored in the background too.
       await sweepAt(first, Date.now());
-      const shown = await eventually(async () => {
-        const a = await accountNow(u, rexThere.id);
-        return a && !a.suspended ? a : undefined;
-      }, 'the second server hears the suspension lifted', HOP_MS);
-      expect(shown.suspended).toBeFalsy();
+      const shown = await accountWhen(u, rexThere.id, (a) => a !== undefined && !a.suspended, 'the second server hears the suspension lifted');
+      expect(shown?.suspended).toBeFalsy();
       await eventually(async () => (await statusUris(u, rexThere)).includes(post.uri), 'rex’s post shown again', HOP_MS);
-      const rel = await eventually(
-        async () => {
-          const found = await relationshipOf(u, rexThere);
-          return found?.followedBy ? found : undefined;
-        },
-        'rex follows una again',
-        HOP_MS,
-      );
+      const rel = await relationshipWhen(u, rexThere, (r) => r.followedBy, 'rex follows una again');
       // Hers was ended by a Reject her server obeyed: only she can follow again.
       expect(rel).toMatchObject({ followedBy: true, following: false });
     }, STEP_MS);
@@ -154,14 +148,7 @@ export function moderationSteps(pair: () => [Stack, Stack]) {
       await followAcross(u, rexThere);
       await m.client.v1.admin.accounts.$select(unaThere.id).action.create({ type: 'suspend' });
       await sweepAt(first, Date.now());
-      const rel = await eventually(
-        async () => {
-          const found = await relationshipOf(u, rexThere);
-          return found && !found.following ? found : undefined;
-        },
-        'una’s follow of rex rejected',
-        HOP_MS,
-      );
+      const rel = await relationshipWhen(u, rexThere, (r) => !r.following, 'una’s follow of rex rejected');
       expect(rel.following).toBe(false);
       expect(await accountNow(r, unaThere.id)).toMatchObject({ suspended: true });
       expect(await statusUris(r, unaThere)).toEqual([]);
@@ -186,7 +173,7 @@ export function moderationSteps(pair: () => [Stack, Stack]) {
       expect(await m.client.v1.admin.accounts.$select(unaThere.id).unsuspend()).toMatchObject({ suspended: false });
       await followAcross(u, rexThere);
       await m.client.v1.admin.accounts.$select(r.me.id).action.create({ type: 'suspend' });
-      await eventually(async () => (await accountNow(u, rexThere.id))?.suspended, 'the second server hears of the new suspension', HOP_MS);
+      await accountWhen(u, rexThere.id, (a) => a?.suspended === true, 'the second server hears of the new suspension');
       // Deleting the data is an Admin's (delete user data): a Moderator is refused, until the operator makes her one.
       const asModerator = await fetch(`${first.baseUrl}/api/v1/admin/accounts/${r.me.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${m.token}` } });
       expect(asModerator.status).toBe(403);
