@@ -8,8 +8,8 @@ import type { StrikeAction } from '../db/strikes';
 import type { Reply } from '../http/reply';
 import { approveAppeal, pendingAppealsAfter, rejectAppeal } from '../moderation/appeals';
 import { asPage, canonicalId } from './common';
-import { adminPage, adminPath, csrfField, esc, messagePage, noticeOf, seeOther, when, type Viewer } from './layout';
-import { accountLink } from './parts';
+import { adminPage, adminPath, esc, messagePage, noticeOf, seeOther, when, type Viewer } from './layout';
+import { accountLink, approveRejectForm } from './parts';
 
 /** Appeals per page, oldest first. */
 export const APPEALS_LISTED = 50;
@@ -44,12 +44,7 @@ export async function appealsPage(viewer: Viewer, input: Record<string, unknown>
 <td>${esc(ACTION_LABELS[s.action])} <span class="muted">${when(s.createdAt)}</span>${s.text ? `<p class="comment strike-text">${esc(s.text)}</p>` : ''}</td>
 <td class="comment appeal-text">${esc(s.appeal!.text)}</td>
 <td>${when(s.appeal!.createdAt)}</td>
-<td><form method="post" action="${esc(action)}" class="inline">
-${csrfField(viewer.csrf)}
-<input type="hidden" name="strike_id" value="${esc(s.id)}">
-<button type="submit" name="operation" value="approve" class="primary">Approve</button>
-<button type="submit" name="operation" value="reject" class="secondary">Reject</button>
-</form></td>
+<td>${approveRejectForm(viewer, action, 'strike_id', s.id, 'secondary')}</td>
 </tr>`)
     .join('\n');
   const body = `${noticeOf(NOTICES, input)}

@@ -10,6 +10,15 @@ import { roleOf } from '../policy/roles';
 import { canonicalId } from './common';
 import { adminPath, csrfField, esc, when } from './layout';
 
+/** The Approve and Reject buttons of one row (a sign-up, an appeal): a POST of `field`=`id` with the CSRF token. */
+export const approveRejectForm = (viewer: { csrf: string }, action: string, field: string, id: string, rejectClass: 'secondary' | 'danger') =>
+  `<form method="post" action="${esc(action)}" class="inline">
+${csrfField(viewer.csrf)}
+<input type="hidden" name="${esc(field)}" value="${esc(id)}">
+<button type="submit" name="operation" value="approve" class="primary">Approve</button>
+<button type="submit" name="operation" value="reject" class="${rejectClass}">Reject</button>
+</form>`;
+
 export const acctOf = (account: Pick<Account, 'username' | 'domain'>) => (account.domain ? `${account.username}@${account.domain}` : account.username);
 
 /** A link to the account's moderation page, by its handle (or its id when the account is gone). */

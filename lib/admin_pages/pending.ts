@@ -6,7 +6,8 @@ import { accountById, pendingAccounts } from '../db/accounts';
 import type { Reply } from '../http/reply';
 import { approveSignUp, rejectSignUp } from '../moderation/admin_accounts';
 import { canonicalId } from './common';
-import { adminPage, adminPath, csrfField, esc, noticeOf, seeOther, when, type Viewer } from './layout';
+import { approveRejectForm } from './parts';
+import { adminPage, adminPath, esc, noticeOf, seeOther, when, type Viewer } from './layout';
 
 /** Pending sign-ups listed, oldest first (the order they wait in). */
 export const PENDING_LISTED = 100;
@@ -28,12 +29,7 @@ export async function pendingPage(viewer: Viewer, input: Record<string, unknown>
 <td class="comment">${esc(a.reason)}</td>
 <td>${a.confirmedAt ? 'yes' : 'no'}</td>
 <td>${when(a.createdAt)}</td>
-<td><form method="post" action="${esc(action)}" class="inline">
-${csrfField(viewer.csrf)}
-<input type="hidden" name="account_id" value="${esc(a.id)}">
-<button type="submit" name="operation" value="approve" class="primary">Approve</button>
-<button type="submit" name="operation" value="reject" class="danger">Reject</button>
-</form></td>
+<td>${approveRejectForm(viewer, action, 'account_id', a.id, 'danger')}</td>
 </tr>`)
     .join('\n');
   const body = `${noticeOf(NOTICES, input)}
