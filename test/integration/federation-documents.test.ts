@@ -119,7 +119,7 @@ describe('GET /users/:username (the Person)', () => {
     expect(key.asymmetricKeyType).toBe('rsa');
     expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(res.headers['cache-control']).toBe('public, max-age=180');
-    expect(res.headers.vary).toBe('Accept');
+    expect(res.headers.vary).toBe('Accept, Accept-Encoding');
   });
 
   it('serves the same key on every fetch', async () => {
@@ -526,7 +526,7 @@ describe('the profile URLs /@:username and /@:username/:id', () => {
     const res = await page(BROWSER_ACCEPT);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers.vary).toBe('Accept');
+    expect(res.headers.vary).toBe('Accept, Accept-Encoding');
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Erin');
     expect(res.text).not.toContain('<script>');
     expect(res.text).toContain(`@${erin.username}@social.example`);
