@@ -28,15 +28,27 @@ export function requireStage(): string {
   return stage;
 }
 
+/** The stage's public URL as its stack published it (CdnPublicUrl), once lib/secrets.ts has read it. */
+let deployedOrigin: string | undefined;
+
+/**
+ * Sets the public URL a deployed stage serves from, read at run time with the secrets (lib/secrets.ts): the
+ * functions' environment cannot name the CloudFront distribution, which names one of them (infra/cdn.yml). It
+ * is the default of BASE_URL, STREAMING_URL (the same host over wss) and MEDIA_URL (its /system).
+ */
+export function useDeployedOrigin(url: string | undefined): void {
+  deployedOrigin = url ? url.replace(/\/+$/, '') : undefined;
+}
+
 export const config = {
   get stage() { return requireStage(); },
   get tableName() { return env('TABLE_NAME', 'tootless-local'); },
   get mediaBucket() { return env('MEDIA_BUCKET', 'tootless-media-local'); },
   /** Public base URL of the HTTP API, without a trailing slash. */
-  get baseUrl() { return env('BASE_URL', 'http://localhost:3000').replace(/\/+$/, ''); },
+  get baseUrl() { return env('BASE_URL', deployedOrigin ?? 'http://localhost:3000').replace(/\/+$/, ''); },
   /** The instance's domain as clients and WebFinger see it (host[:port]). */
   get domain() { return env('LOCAL_DOMAIN', new URL(this.baseUrl).host); },
-  get streamingUrl() { return env('STREAMING_URL', 'ws://localhost:3001').replace(/\/+$/, ''); },
+  get streamingUrl() { return env('STREAMING_URL', deployedOrigin?.replace(/^http/, 'ws') ?? 'ws://localhost:3001').replace(/\/+$/, ''); },
   /**
    * The WebSocket API's Management API (`https://<api id>.execute-api.<region>.amazonaws.com/<stage>`),
    * where frames are posted and connections closed. The public STREAMING_URL may be a custom domain
@@ -45,7 +57,7 @@ export const config = {
    */
   get streamingManagementUrl() { return env('STREAMING_MANAGEMENT_URL', '').replace(/\/+$/, ''); },
   /** Public base URL under which media object keys are served. */
-  get mediaUrl() { return env('MEDIA_URL', `http://localhost:4569/${this.mediaBucket}`).replace(/\/+$/, ''); },
+  get mediaUrl() { return env('MEDIA_URL', deployedOrigin ? `${deployedOrigin}/system` : `http://localhost:4569/${this.mediaBucket}`).replace(/\/+$/, ''); },
   get region() { return env('AWS_REGION', 'us-east-1'); },
   get awsEndpoint() { return process.env.AWS_ENDPOINT_URL || undefined; },
   endpointFor(service: 'DYNAMODB' | 'S3' | 'SQS' | 'LAMBDA' | 'SESV2' | 'SSM') {

@@ -24,7 +24,7 @@
 import { createECDH, hkdfSync } from 'node:crypto';
 import { getParameters } from './aws';
 import { z } from 'zod';
-import { config, requireStage, StageNotSet } from './config';
+import { config, requireStage, StageNotSet, useDeployedOrigin } from './config';
 import { HttpError } from './errors';
 import { log } from './log';
 
@@ -37,6 +37,13 @@ export type Secrets = {
    */
   vapidPublicKey: string;
   vapidPrivateKey: string;
+  /**
+   * The value the stage's one origin (its CloudFront distribution, the local stack's front) adds to every request
+   * it passes on (lib/origin.ts); empty where there is none (tests calling handlers), and then nothing is believed.
+   */
+  originSecret: string;
+  /** The stage's public URL as its stack published it (a deployed stage whose BASE_URL is not set). */
+  publicUrl?: string;
 };
 
 /** Public, so usable only where nothing needs protecting: the local stage. */
@@ -47,7 +54,11 @@ const parameterNames = (path: string) => ({
   secretKeyBase: `${path}/secret-key-base`,
   vapidPublicKey: `${path}/vapid-public-key`,
   vapidPrivateKey: `${path}/vapid-private-key`,
+  originSecret: `${path}/origin-secret`,
 });
+
+/** Written by the stack itself (infra/cdn.yml, CdnPublicUrl), read in the same call; needed only without BASE_URL. */
+const publicUrlName = (path: string) => `${path}/public-url`;
 
 /**
  * The server cannot serve without its secrets. The client gets a plain 500
@@ -70,7 +81,7 @@ const fromEnvironment = (): Secrets => {
   }
   const [publicKey, privateKey] = [process.env.VAPID_PUBLIC_KEY, process.env.VAPID_PRIVATE_KEY];
   const vapid = publicKey && privateKey ? { publicKey, privateKey } : derivedVapidKeys(secretKeyBase);
-  return { secretKeyBase, vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey };
+  return { secretKeyBase, vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, originSecret: process.env.ORIGIN_SECRET ?? '' };
 };
 
 const derived = new Map<string, { publicKey: string; privateKey: string }>();
@@ -113,7 +124,7 @@ async function readParameters(path: string): Promise<Secrets> {
   const names = parameterNames(path);
   let out: z.infer<typeof getParametersOutput>;
   try {
-    out = getParametersOutput.parse(await getParameters(Object.values(names)));
+    out = getParametersOutput.parse(await getParameters([...Object.values(names), publicUrlName(path)]));
   } catch (err) {
     const reason = `could not read the SSM parameters under ${path} (ssm:GetParameters, kms:Decrypt)`;
     log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, err });
@@ -121,13 +132,14 @@ async function readParameters(path: string): Promise<Secrets> {
   }
   const value = (name: string) => out.Parameters.find((p) => p.Name === name)?.Value ?? '';
   const [secretKeyBase, vapidPublicKey, vapidPrivateKey] = [value(names.secretKeyBase), value(names.vapidPublicKey), value(names.vapidPrivateKey)];
-  const missing = Object.values(names).filter((name) => !value(name));
+  const publicUrl = value(publicUrlName(path)) || undefined;
+  const missing = [...Object.values(names), ...(publicUrl || process.env.BASE_URL ? [] : [publicUrlName(path)])].filter((name) => !value(name));
   if (missing.length > 0) {
-    const reason = `missing SSM parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (created by infra/deploy/secrets.sh)`;
+    const reason = `missing SSM parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (created by infra/deploy/secrets.sh; public-url by the stack)`;
     log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, missing });
     throw new SecretsUnavailable(reason);
   }
-  return { secretKeyBase, vapidPublicKey, vapidPrivateKey };
+  return { secretKeyBase, vapidPublicKey, vapidPrivateKey, originSecret: value(names.originSecret), publicUrl };
 }
 
 /**
@@ -148,13 +160,19 @@ export async function loadSecrets(): Promise<void> {
     fromEnvironment();
     return;
   }
-  if (loaded.has(path)) return;
+  const known = loaded.get(path);
+  if (known) {
+    useDeployedOrigin(known.publicUrl);
+    return;
+  }
   let pending = reading.get(path);
   if (!pending) {
     pending = readParameters(path).finally(() => reading.delete(path));
     reading.set(path, pending);
   }
-  loaded.set(path, await pending);
+  const values = await pending;
+  loaded.set(path, values);
+  useDeployedOrigin(values.publicUrl);
 }
 
 /** The secrets, synchronously: from the environment, or as loadSecrets() read them. */

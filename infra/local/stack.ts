@@ -1,6 +1,7 @@
 // Settings of the local stack (ports, data, URLs) read from the environment, and
 // the environment `serverless offline` and the handlers it runs are given.
 // Used by infra/local/start.ts; pure, so the e2e helper and tests can reuse it.
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -90,7 +91,6 @@ export function localSettings(env: Env, root: string): LocalSettings {
   const bucket = str(env, 'MEDIA_BUCKET', 'tootless-media-local');
   const listenUrl = origin('http', reachable(host), port);
   const baseUrl = url(env, 'BASE_URL', ['http', 'https'], () => listenUrl);
-  const mediaHost = host === 'localhost' ? host : emulatorHost;
   return {
     host,
     port,
@@ -106,12 +106,12 @@ export function localSettings(env: Env, root: string): LocalSettings {
     listenUrl,
     baseUrl,
     localDomain: str(env, 'LOCAL_DOMAIN', new URL(baseUrl).host),
-    streamingUrl: url(env, 'STREAMING_URL', ['ws', 'wss'], () => origin('ws', reachable(host), wsPort)),
+    // One origin, as a deployed stage's distribution (infra/cdn.yml): the front (infra/local/stream-front.ts) passes
+    // /api/v1/streaming on to serverless offline's WebSocket port and serves the bucket under /system/.
+    streamingUrl: url(env, 'STREAMING_URL', ['ws', 'wss'], () => new URL(baseUrl).origin.replace(/^http/, 'ws')),
     streamingManagementUrl: origin('http', reachable(host), wsPort),
     lambdaEndpoint: origin('http', reachable(host), lambdaPort),
-    mediaUrl: url(env, 'MEDIA_URL', ['http', 'https'], () =>
-      awsEndpoint ? `${(env.AWS_ENDPOINT_URL_S3 || awsEndpoint).replace(/\/+$/, '')}/${bucket}` : `${origin('http', mediaHost, s3Port)}/${bucket}`,
-    ),
+    mediaUrl: url(env, 'MEDIA_URL', ['http', 'https'], () => `${new URL(baseUrl).origin}/system`),
     awsEndpoint,
     // Two stacks may share a port on different addresses (alpha.test and beta.test both on 80).
     esbuildWorkFolder: join('.esbuild', `local-${host.replace(/[^\w.-]/g, '_')}-${port}`),
@@ -137,6 +137,8 @@ export function offlineEnv(
     STREAMING_URL: s.streamingUrl,
     STREAMING_MANAGEMENT_URL: s.streamingManagementUrl,
     MEDIA_URL: s.mediaUrl,
+    // What the front adds to every request as the distribution adds its origin header (lib/origin.ts): new at each start.
+    ORIGIN_SECRET: str(base, 'ORIGIN_SECRET', randomBytes(24).toString('hex')),
     LAMBDA_ENDPOINT: s.lambdaEndpoint,
     FUNCTION_PREFIX: 'tootless-local-',
     MAIL_DIR: s.mailDir,

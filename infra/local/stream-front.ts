@@ -13,12 +13,14 @@
 //     serverless offline, moved to a free internal port, serves only what no route takes.
 // Loaded by the serverless plugin infra/local/stream-offline.cjs.
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { Agent, STATUS_CODES, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { LAMBDA_REQUEST_PAYLOAD_BYTES, LAMBDA_RESPONSE_PAYLOAD_BYTES, MAX_BINARY_BODY_BYTES } from '../../lib/http/limits';
+import { ORIGIN_SECRET_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../../lib/origin';
 import { freePort } from './emulators';
 import { FunctionPool } from './function-pool';
 import { HttpApiRouter, httpAnswer, httpApiEvent, overResponseLimit, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
@@ -131,6 +133,7 @@ const functionSchema = z.object({
 
 const offlineSchema = z.object({
   httpPort: z.union([z.number(), z.string()]).optional(),
+  websocketPort: z.union([z.number(), z.string()]).optional(),
   host: z.string().optional(),
   location: z.string().optional(),
 }).passthrough();
@@ -403,10 +406,38 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, then
   });
 }
 
+/** The paths of the WebSocket API on the one origin, as the distribution maps them to the API's stage (infra/cdn.yml). */
+const WEBSOCKET_PATHS = new Set(['/api/v1/streaming', '/api/v1/streaming/']);
+
+/**
+ * As the distribution's viewer-request function and its origin header (infra/cdn.yml): the viewer's address
+ * and host, and the origin secret, replace whatever the client sent under those names.
+ */
+export function withOriginHeaders(rawHeaders: string[], viewer: { ip: string; host: string | undefined }, secret: string): string[] {
+  const ours = new Set([ORIGIN_SECRET_HEADER, VIEWER_IP_HEADER, VIEWER_HOST_HEADER]);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (!ours.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  out.push(VIEWER_IP_HEADER, viewer.ip, VIEWER_HOST_HEADER, viewer.host ?? '');
+  if (secret) out.push(ORIGIN_SECRET_HEADER, secret);
+  return out;
+}
+
+/**
+ * The bucket key a `/system/<key>` path names, as the distribution's function maps it; undefined for a path
+ * it refuses (nothing under federation/, no dot segments, no empty key).
+ */
+export function mediaKeyOf(path: string): string | undefined {
+  if (!path.startsWith('/system/')) return undefined;
+  const key = path.slice('/system/'.length);
+  if (key === '' || key.startsWith('federation/') || key.split('/').some((seg) => seg === '..' || seg === '.')) return undefined;
+  return key;
+}
+
 export class StreamFront {
   private functions: StreamedFunction[] = [];
   private publicPort = 3000;
   private upstreamPort = 0;
+  private websocketPort = 3001;
   private host = 'localhost';
   private server: Server | undefined;
   private readonly workers = new Map<string, FunctionWorker>();
@@ -443,6 +474,7 @@ export class StreamFront {
     if (!this.serving) return;
     this.publicPort = Number(this.options.httpPort ?? offline.httpPort ?? 3000);
     this.host = String(this.options.host ?? offline.host ?? 'localhost');
+    this.websocketPort = Number(this.options.websocketPort ?? offline.websocketPort ?? 3001);
     this.upstreamPort = await freePort();
     custom['serverless-offline'] = { ...offline, httpPort: this.upstreamPort };
     // Command-line options win over custom settings in serverless-offline.
@@ -459,6 +491,7 @@ export class StreamFront {
     server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
       readBody(req, res, MAX_REQUEST_BYTES, () => apiError(res, 417, 'Expectation failed')));
     server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, 405, 'Method not allowed'));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.server = server;
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -502,6 +535,8 @@ export class StreamFront {
     }
     const path = requestTarget(req.url).pathname;
     const method = (req.method ?? 'GET').toUpperCase();
+    req.rawHeaders = this.originHeaders(req);
+    if (path.startsWith('/system/')) return this.media(path, method, req, res);
     const fn = this.functions.find((f) => f.routes.some((r) => r.path === path && (r.method === method || r.method === 'ANY')));
     if (fn) return this.stream(fn, req, res);
     const match = this.router.match(method, path);
@@ -535,6 +570,62 @@ export class StreamFront {
           answer({ error });
         },
       );
+    });
+  }
+
+  private originHeaders(req: IncomingMessage): string[] {
+    return withOriginHeaders(req.rawHeaders, { ip: req.socket.remoteAddress ?? '', host: req.headers.host }, process.env.ORIGIN_SECRET ?? '');
+  }
+
+  /**
+   * The WebSocket API at /api/v1/streaming, as the distribution serves it: the handshake goes on to serverless
+   * offline's WebSocket port with the origin's headers, then bytes flow both ways. Any other path is 404.
+   */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const path = requestTarget(req.url).pathname;
+    if (!WEBSOCKET_PATHS.has(path) || (req.method ?? 'GET').toUpperCase() !== 'GET') {
+      answerOnSocket(socket, 404, 'Not found');
+      return;
+    }
+    const raw = this.originHeaders(req);
+    const lines = [`GET ${req.url} HTTP/1.1`];
+    for (let i = 0; i + 1 < raw.length; i += 2) lines.push(`${raw[i]}: ${raw[i + 1]}`);
+    const upstream = connect(this.websocketPort, this.host === '0.0.0.0' ? '127.0.0.1' : this.host);
+    upstream.on('connect', () => {
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const end = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', () => (upstream.readyState === 'opening' ? answerOnSocket(socket, 502, 'serverless offline did not answer') : end()));
+    upstream.on('close', () => socket.destroy());
+    socket.on('error', end);
+    socket.on('close', () => upstream.destroy());
+  }
+
+  /** Media under /system/, as the distribution serves the private bucket: GET and HEAD of one object, nothing under federation/. */
+  private media(path: string, method: string, req: IncomingMessage, res: ServerResponse) {
+    readBody(req, res, MAX_REQUEST_BYTES, () => {
+      if (method !== 'GET' && method !== 'HEAD') return apiError(res, 405, 'Method not allowed');
+      const key = mediaKeyOf(path);
+      const endpoint = process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL;
+      if (!key || !endpoint) return apiError(res, 404, 'Not found');
+      const target = new URL(`${endpoint.replace(/\/+$/, '')}/${process.env.MEDIA_BUCKET ?? 'tootless-media-local'}/${key}`);
+      const pass: Record<string, string> = {};
+      for (const h of ['range', 'if-none-match', 'if-modified-since']) if (typeof req.headers[h] === 'string') pass[h] = req.headers[h] as string;
+      const upstream = request({ host: target.hostname, port: target.port, method, path: target.pathname, headers: pass, agent: this.agent }, (answer) => {
+        // As S3 behind origin access control: a missing object is 403 from the bucket; the distribution shows it.
+        const headers = withoutHopByHop(answer.rawHeaders).concat('Access-Control-Allow-Origin', '*');
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      });
+      upstream.on('error', () => (res.headersSent ? res.destroy() : jsonError(res, 502, 'the media store did not answer')));
+      upstream.end();
     });
   }
 

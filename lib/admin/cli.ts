@@ -31,10 +31,12 @@ import {
   removeEmoji,
   listEmojiCommand,
   deleteAppCommand,
+  issueOperatorToken,
 } from './commands';
 import { federationCommand, FEDERATION_USAGE, type FederationFlags } from './federation_cli';
 import { listReports, reindexReportsCommand, resolveReportCommand, showReport } from './report_commands';
 import { trendsCommand, TRENDS_USAGE } from './trend_commands';
+import { isKnownScope } from '../http/scopes';
 import { announcementsCommand, ANNOUNCEMENTS_USAGE, type AnnouncementFlags } from './announcement_commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
@@ -44,6 +46,8 @@ Accounts
                                      create a local account (a password is generated and printed when none is given)
   accounts confirm <username>        mark the account's e-mail address confirmed
   accounts approve <username>        approve an account waiting for approval
+  accounts token <username> [--scopes "read write"]
+                                     print a new access token of the account's (for scripts: the deploy's smoke test)
   accounts pending                   list the accounts waiting for approval
   accounts disable <username>        disable the account's login (its open streams end at once)
   accounts enable <username>         enable it again
@@ -167,6 +171,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
         'all-day': { type: 'boolean' },
         timed: { type: 'boolean' },
         draft: { type: 'boolean' },
+        scopes: { type: 'string' },
       },
     });
   } catch (err) {
@@ -209,7 +214,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   }
 }
 
-type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean } & FederationFlags & AnnouncementFlags;
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean; scopes?: string } & FederationFlags & AnnouncementFlags;
 
 async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
   const accountFlags = () => {
@@ -232,6 +237,13 @@ async function dispatch(group: string | undefined, command: string | undefined, 
       return output;
     }
     accountFlags();
+    if (command === 'token') {
+      const [username, ...extra] = rest;
+      noMore(extra);
+      const scopes = (flags.scopes ?? 'read write').split(/[\s,]+/).filter(Boolean);
+      if (!scopes.every(isKnownScope)) throw new AdminError(`--scopes: unknown scope in "${flags.scopes}"`);
+      return issueOperatorToken(need(username, 'the username'), scopes);
+    }
     if (command === 'pending') {
       noMore(rest);
       return listPending();

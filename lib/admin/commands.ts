@@ -16,6 +16,8 @@ import { allEmojis, deleteEmoji, emojisByShortcodes, putEmoji } from '../db/emoj
 import { EMOJI_MAX_BYTES, emojiKeys, processEmojiImage, SHORTCODE } from '../emojis';
 import { deleteMediaQuietly, mediaUrl, putMedia } from '../media/storage';
 import { deleteApp } from '../db/apps';
+import { registerApp } from '../apps';
+import { issueAccessToken } from '../tokens';
 import { deletePushSubscription } from '../db/push_subscriptions';
 import { deleteAppTokens, tokensOfAccount, tokensOfApp } from '../db/tokens';
 import { endStreamsOfTokens, type Ended } from '../streaming/withdraw';
@@ -85,6 +87,18 @@ export async function confirmAccount(username: string): Promise<string> {
   if (account.confirmedAt) return `${account.username} was already confirmed.`;
   await updateAccount(account.id, { confirmedAt: new Date().toISOString() });
   return `Confirmed ${account.username}.`;
+}
+
+/**
+ * A new access token of `username`'s, for the operator's scripts (the deploy workflow's smoke test,
+ * infra/deploy/smoke.ts): an application of its own named "tootless operator", the token printed once (the
+ * table keeps its hash). Revoked as any token: `apps delete <client_id>`, or by the user in the app list.
+ */
+export async function issueOperatorToken(username: string, scopes: string[]): Promise<string> {
+  const account = await findAccount(username);
+  const { app } = await registerApp({ client_name: 'tootless operator', redirect_uris: ['urn:ietf:wg:oauth:2.0:oob'], scopes, website: null });
+  const { raw } = await issueAccessToken(app, account.id, scopes);
+  return raw;
 }
 
 export async function approve(username: string): Promise<string> {

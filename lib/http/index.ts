@@ -13,7 +13,8 @@ import { isNoAccessAddress } from '../policy/ip_blocks';
 import { can, type Permission } from '../policy/roles';
 import { log } from '../log';
 import { inRequestScope } from '../request_scope';
-import { loadSecrets } from '../secrets';
+import { loadSecrets, secrets } from '../secrets';
+import { throughOrigin, viewerOf } from '../origin';
 import { admit, bearerToken, type AuthMode } from './auth';
 import { compressAnswer } from './compress';
 import { CORS_HEADERS, corsPath } from './cors';
@@ -66,6 +67,12 @@ export type Options<S extends z.ZodTypeAny, A extends AuthMode> = {
   unconfirmed?: boolean;
   /** A moderator's endpoint: the account's role must hold this permission (lib/policy/roles.ts), else 403. */
   permission?: Permission;
+  /**
+   * Served only through the stage's one origin (the server-sent-event function URLs, behind the distribution):
+   * a request without the origin secret is 403 (lib/origin.ts). Where no secret is configured (tests calling
+   * a handler), nothing is refused: a deployed stage always has one (lib/secrets.ts).
+   */
+  originOnly?: boolean;
 };
 
 export type Run<S extends z.ZodTypeAny, A extends AuthMode> = (input: z.infer<S>, ctx: Ctx<A>) => Promise<unknown>;
@@ -175,16 +182,20 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
     try {
       // Before anything reads the table or writes to it: a function without its secrets answers 500 and does nothing.
       await loadSecrets();
-      const sourceIp = event.requestContext?.http?.sourceIp ?? '';
+      if (options.originOnly && secrets().originSecret && !throughOrigin(event.headers)) {
+        throw forbidden("This is served through the instance's own URL only");
+      }
+      // Who asked, as the stage's one origin says when the request came through it (lib/origin.ts).
+      const viewer = viewerOf(event.headers, event.requestContext?.http?.sourceIp);
+      const ip = viewer.ip;
       // The operator's `no_access` IP rules refuse everything from the range, before anything else is read, with
       // what Mastodon's Rack::Attack blocklist answers (lib/policy/ip_blocks.ts; the rules are kept per container).
-      if (await isNoAccessAddress(sourceIp)) return raw('Forbidden\n', 'text/plain', 403);
+      if (await isNoAccessAddress(ip)) return raw('Forbidden\n', 'text/plain', 403);
       const query = parseQuery(event.rawQueryString);
       const body = options.rawBody ? {} : await parseBody(event, limits);
       const params = { ...query, ...body, ...pathParams(event) };
       const rawToken = bearerToken(event, params);
       delete params.access_token;
-      const ip = event.requestContext?.http?.sourceIp ?? '';
       const admission = await admit(options.auth, options.scopes ?? [], rawToken, { ip, path, route: options.throttles, unconfirmed: options.unconfirmed });
       const auth = admission.auth;
       budget = admission.budget;
@@ -194,6 +205,8 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       if (auth?.account) seedKnownEmpty(auth.account);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      // The host the viewer asked for (what other servers sign), not the origin's own name.
+      if (viewer.host !== undefined) headers.host = viewer.host;
       const ctx = {
         event,
         headers,

@@ -195,7 +195,7 @@ export function streamHttp<S extends z.ZodTypeAny = z.ZodTypeAny, A extends Auth
   const gate = http<S, A>(async (input, ctx) => {
     admitted.set(ctx.event, { input, ctx });
     return new Reply(200, '', {}, [], 'raw');
-  }, httpOptions);
+  }, { ...httpOptions, originOnly: true });
 
   const handle = async (event: Event, raw: RawStream, context: Context): Promise<void> => {
     // The invocation is over when the response has ended, not when idle sockets close.

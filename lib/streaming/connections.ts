@@ -31,6 +31,7 @@ import * as keys from '../db/keys';
 import type { Key } from '../db/keys';
 import { log } from '../log';
 import { loadSecrets } from '../secrets';
+import { viewerOf } from '../origin';
 
 /** Streams Mastodon's streaming server knows (the spec names the first seven). */
 export const STREAMS = [
@@ -409,7 +410,8 @@ export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { prot
   const bearer = headers.authorization !== undefined ? (/^Bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1] ?? '') : undefined;
   const param = typeof query.access_token === 'string' ? query.access_token : undefined;
   delete query.access_token;
-  const sourceIp = event.requestContext.identity?.sourceIp ?? undefined;
+  // The viewer's address as the stage's one origin says, when the handshake came through it (lib/origin.ts).
+  const sourceIp = viewerOf(event.headers, event.requestContext.identity?.sourceIp).ip || undefined;
   return { connectionId: event.requestContext.connectionId, token: bearer ?? param ?? protocol, query, protocol, sourceIp };
 }
 

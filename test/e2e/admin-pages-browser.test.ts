@@ -31,14 +31,13 @@ function admin(s: Stack, ...args: string[]): Promise<{ code: number; stdout: str
   const env: NodeJS.ProcessEnv = {};
   const testOnly = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|MEDIA_URL|BASE_URL|STREAMING_URL|STREAMING_MANAGEMENT_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|MAIL_DIR|SECRET_KEY_BASE|SECRETS_PATH|AWS_ENDPOINT_URL.*|TEST_.*)$/;
   for (const [k, v] of Object.entries(process.env)) if (!testOnly.test(k)) env[k] = v;
-  const ws = new URL(s.wsUrl);
   Object.assign(env, {
     STAGE: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: s.dynamo.endpoint,
     TABLE_NAME: s.dynamo.tableName,
     BASE_URL: s.baseUrl,
     STREAMING_URL: s.wsUrl,
-    STREAMING_MANAGEMENT_URL: `http://${ws.hostname}:${ws.port}`,
+    STREAMING_MANAGEMENT_URL: s.managementUrl,
     QUEUE_MODE: 'lambda',
     LAMBDA_ENDPOINT: s.lambdaEndpoint,
     DATA_DIR: s.dataDir,

@@ -58,7 +58,7 @@ describe('hostile requests to every route', () => {
     const health = await fetch(`${stack().baseUrl}/api/v1/streaming/health`);
     expect(await health.text()).toBe('OK');
 
-    const ws = new URL(stack().wsUrl);
+    const ws = new URL(stack().managementUrl);
     await new Promise<void>((resolve, reject) => {
       const socket = connect({ host: ws.hostname, port: Number(ws.port) }, () => {
         socket.destroy();

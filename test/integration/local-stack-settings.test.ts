@@ -17,10 +17,11 @@ describe('localSettings', () => {
       listenUrl: 'http://localhost:3000',
       baseUrl: 'http://localhost:3000',
       localDomain: 'localhost:3000',
-      streamingUrl: 'ws://localhost:3001',
+      // One origin, as a deployed stage: the WebSocket API and the media are served on the HTTP port too.
+      streamingUrl: 'ws://localhost:3000',
       streamingManagementUrl: 'http://localhost:3001',
       lambdaEndpoint: 'http://localhost:3002',
-      mediaUrl: 'http://localhost:4569/tootless-media-local',
+      mediaUrl: 'http://localhost:3000/system',
       dataDir: '/srv/tootless/.data',
       esbuildWorkFolder: '.esbuild/local-localhost-3000',
     });
@@ -57,7 +58,13 @@ describe('localSettings', () => {
     const beta = localSettings({ HOST: '127.0.0.3', PORT: '80' }, ROOT);
     expect(alpha.baseUrl).toBe('http://127.0.0.2');
     expect(alpha.localDomain).toBe('127.0.0.2');
-    expect(alpha.mediaUrl).toBe('http://127.0.0.2:4569/tootless-media-local');
+    expect(alpha.mediaUrl).toBe('http://127.0.0.2/system');
+    expect(alpha.streamingUrl).toBe('ws://127.0.0.2');
+    // Behind a public name, the one origin is that name's.
+    expect(localSettings({ HOST: '0.0.0.0', BASE_URL: 'https://social.example' }, ROOT)).toMatchObject({
+      streamingUrl: 'wss://social.example',
+      mediaUrl: 'https://social.example/system',
+    });
     expect(alpha.esbuildWorkFolder).not.toBe(beta.esbuildWorkFolder);
   });
 
@@ -101,6 +108,13 @@ describe('offlineEnv', () => {
       ESBUILD_WORK_FOLDER: '.esbuild/local-127.0.0.3-80',
     });
     expect(env.AWS_PROFILE).toBeUndefined();
+  });
+
+  it('gives the front and the functions one origin secret, new at each start unless set', () => {
+    const [a, b] = [offlineEnv(localSettings({}, ROOT), {}, AWS), offlineEnv(localSettings({}, ROOT), {}, AWS)];
+    expect(a.ORIGIN_SECRET).toMatch(/^[0-9a-f]{48}$/);
+    expect(b.ORIGIN_SECRET).not.toBe(a.ORIGIN_SECRET);
+    expect(offlineEnv(localSettings({}, ROOT), { ORIGIN_SECRET: 'chosen' }, AWS).ORIGIN_SECRET).toBe('chosen');
   });
 
   it('leaves outbound federation to private addresses off unless asked', () => {

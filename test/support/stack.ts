@@ -20,6 +20,8 @@ export type Stack = {
   domain: string;
   /** The public streaming URL (STREAMING_URL). */
   wsUrl: string;
+  /** serverless offline's WebSocket port, where the Management API (frames, closing) is served (STREAMING_MANAGEMENT_URL). */
+  managementUrl: string;
   /** serverless-offline's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
   lambdaEndpoint: string;
   /** Its DynamoDB emulator and table: where `npm run admin` finds the stack's state. */
@@ -37,7 +39,7 @@ export type Stack = {
 
 // Settings the test process carries for in-process tests (test/support/env.ts);
 // the stack must choose its own.
-const APP_VARIABLES = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|BASE_URL|LOCAL_DOMAIN|STREAMING_URL|STREAMING_MANAGEMENT_URL|MEDIA_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|FUNCTION_PREFIX|MAIL_DIR|MAIL_FROM|MAIL_TRANSPORT|SECRET_KEY_BASE|EXPOSE_METRICS|RATE_LIMIT_FACTOR|RATE_TALLY_BATCH|VAPID_PUBLIC_KEY|VAPID_PRIVATE_KEY|SECRETS_PATH|MEDIA_SIZE_LIMIT|LOG_LEVEL|FEDERATION_ALLOW_PRIVATE|AWS_ENDPOINT_URL.*|HOST|PORT|WS_PORT|LAMBDA_PORT|S3_PORT|DYNAMO_PORT|DATA_DIR|ESBUILD_WORK_FOLDER)$/;
+const APP_VARIABLES = /^(STAGE|TABLE_NAME|MEDIA_BUCKET|BASE_URL|LOCAL_DOMAIN|STREAMING_URL|STREAMING_MANAGEMENT_URL|MEDIA_URL|QUEUE_MODE|QUEUE_URL_.*|LAMBDA_ENDPOINT|FUNCTION_PREFIX|MAIL_DIR|MAIL_FROM|MAIL_TRANSPORT|SECRET_KEY_BASE|EXPOSE_METRICS|RATE_LIMIT_FACTOR|RATE_TALLY_BATCH|VAPID_PUBLIC_KEY|VAPID_PRIVATE_KEY|SECRETS_PATH|ORIGIN_SECRET|MEDIA_SIZE_LIMIT|LOG_LEVEL|FEDERATION_ALLOW_PRIVATE|AWS_ENDPOINT_URL.*|HOST|PORT|WS_PORT|LAMBDA_PORT|S3_PORT|DYNAMO_PORT|DATA_DIR|ESBUILD_WORK_FOLDER)$/;
 
 export type StackOptions = {
   /** More environment for the stack (wins over everything here). */
@@ -75,8 +77,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ? {
         BASE_URL: origin('http', name, port),
         LOCAL_DOMAIN: new URL(origin('http', name, port)).host,
-        STREAMING_URL: origin('ws', name, wsPort),
-        MEDIA_URL: `${origin('http', name, s3Port)}/${opts.env?.MEDIA_BUCKET ?? 'tootless-media-local'}`,
+        // One origin, as a deployed stage (infra/cdn.yml): the front serves the WebSocket API and the media too.
+        STREAMING_URL: origin('ws', name, port),
+        MEDIA_URL: `${origin('http', name, port)}/system`,
       }
     : {};
   const env: Record<string, string> = {};
@@ -171,6 +174,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     baseUrl: settings.baseUrl,
     domain: settings.localDomain,
     wsUrl: settings.streamingUrl,
+    managementUrl: settings.streamingManagementUrl,
     lambdaEndpoint: settings.lambdaEndpoint,
     dynamo: { endpoint: `http://${settings.emulatorHost}:${settings.dynamoPort}`, tableName: settings.tableName },
     dataDir,
