@@ -6,7 +6,9 @@
 #                        of an SES-verified identity (SES refuses any other sender).
 #   BASE_URL             required for prod: the instance's public URL (https://social.example);
 #                        accounts are known by this domain for ever. Other stages default to
-#                        the HTTP API's own URL.
+#                        their CloudFront distribution's own URL (infra/cdn.yml).
+#   CERTIFICATE_ARN      an ACM certificate (us-east-1) for BASE_URL's host: the distribution then
+#                        answers on that host (customDomain), which is also the streaming and media host.
 #   LOCAL_DOMAIN         the domain in accounts' handles, when it is not BASE_URL's host.
 #   STREAMING_URL        the public WebSocket URL, when BASE_URL is a custom domain
 #                        (wss://streaming.social.example).
@@ -26,12 +28,21 @@ for url in BASE_URL STREAMING_URL STREAMING_MANAGEMENT_URL MEDIA_URL; do
     *) missing+=("$url as an https:// (or wss://) URL, not '$value'") ;;
   esac
 done
+if [ -n "${CERTIFICATE_ARN:-}" ] && [ -z "${BASE_URL:-}" ]; then missing+=("BASE_URL (CERTIFICATE_ARN is for BASE_URL's host)"); fi
+case "${CERTIFICATE_ARN:-}" in '' | arn:aws*:acm:us-east-1:*) ;; *) missing+=("CERTIFICATE_ARN as an ACM certificate ARN in us-east-1 (CloudFront's region)") ;; esac
 if [ "${#missing[@]}" -gt 0 ]; then
   for m in "${missing[@]}"; do echo "deploy parameter missing or invalid: $m" >&2; done
   exit 1
 fi
 emit() { [ -z "$2" ] || printf -- '--param=%s=%s\n' "$1" "$2"; }
 emit mailFrom "$MAIL_FROM"
+if [ -n "${CERTIFICATE_ARN:-}" ]; then
+  # The distribution serves BASE_URL's host itself: one origin, so streaming and media follow it.
+  host="${BASE_URL#https://}"
+  host="${host%%/*}"
+  emit customDomain "$host"
+  emit certificateArn "$CERTIFICATE_ARN"
+fi
 emit baseUrl "${BASE_URL:-}"
 emit localDomain "${LOCAL_DOMAIN:-}"
 emit streamingUrl "${STREAMING_URL:-}"

@@ -5,6 +5,9 @@
 #                       token and seals push subscription keys (lib/secrets.ts)
 #   vapid-public-key    String: the Web Push public key, shown to browsers
 #   vapid-private-key   SecureString: signs Web Push requests
+#   origin-secret       SecureString, 32 random bytes in hex: the header the stage's distribution adds to
+#                       every request it passes on (infra/cdn.yml, lib/origin.ts); the deploy passes it
+#                       to CloudFormation as the originSecret parameter
 # A parameter left as a plain String by an earlier deploy becomes a SecureString with
 # the same value. Nothing is ever rotated here: a new VAPID pair orphans every push
 # subscription, a new secret key base logs nobody out but voids sealed push keys.
@@ -55,4 +58,13 @@ elif [ "$public_type" = None ]; then
   exit 1
 else
   harden "$prefix/vapid-private-key" "$private_type"
+fi
+
+name="$prefix/origin-secret"
+type="$(type_of "$name")"
+if [ "$type" = None ]; then
+  create "$name" SecureString "$(openssl rand -hex 32)"
+  echo "created $name"
+else
+  harden "$name" "$type"
 fi

@@ -114,12 +114,70 @@ describe('serverless package --stage prod', () => {
     );
   });
 
-  it('defines the media bucket, readable object by object by anyone', () => {
-    expect(template.Resources.MediaBucket?.Type).toBe('AWS::S3::Bucket');
+  it('keeps the media bucket private, readable object by object by the stage\'s distribution only, never under federation/', () => {
+    const bucket = template.Resources.MediaBucket!;
+    expect(bucket.Type).toBe('AWS::S3::Bucket');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: true, RestrictPublicBuckets: true });
     const [, policy] = ofType('AWS::S3::BucketPolicy').find(([, r]) => JSON.stringify(r.Properties.Bucket) === JSON.stringify({ Ref: 'MediaBucket' }))!;
-    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Allow', Principal: '*', Action: 's3:GetObject' }),
-    );
+    const statements = policy.Properties.PolicyDocument.Statement as { Principal: unknown; Action: string; NotResource: unknown; Condition: unknown }[];
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' });
+    expect(JSON.stringify(statements[0]!.NotResource)).toContain('/federation/*');
+    expect(JSON.stringify(statements[0]!.Condition)).toContain('CdnDistribution');
+  });
+
+  describe('the distribution: one public origin', () => {
+    const config = () => template.Resources.CdnDistribution!.Properties.DistributionConfig;
+    const origin = (id: string) => config().Origins.find((o: { Id: string }) => o.Id === id);
+    const behaviour = (path: string) => config().CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === path);
+    const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+    const ALL_VIEWER_EXCEPT_HOST = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+    it('sends every path no behaviour takes to the HTTP API, caching nothing: no answer is served to another viewer', () => {
+      expect(config().DefaultCacheBehavior).toMatchObject({ TargetOriginId: 'api', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST });
+      expect(config().DefaultCacheBehavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']));
+      expect(JSON.stringify(origin('api').DomainName)).toContain('HttpApi');
+    });
+
+    it('serves the WebSocket API at /api/v1/streaming, the SSE function URLs under it, the media under /system/', () => {
+      expect(behaviour('/api/v1/streaming')).toMatchObject({ TargetOriginId: 'websocket', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST });
+      expect(JSON.stringify(origin('websocket').DomainName)).toContain('WebsocketsApi');
+      expect(behaviour('/api/v1/streaming/*')).toMatchObject({ TargetOriginId: 'sse', CachePolicyId: CACHING_DISABLED });
+      expect(JSON.stringify(origin('sse').DomainName)).toContain('StreamingEventsLambdaFunctionUrl');
+      expect(JSON.stringify(origin('sse-health').DomainName)).toContain('StreamingHealthLambdaFunctionUrl');
+      // The more precise patterns come first: CloudFront takes the first that matches.
+      const order = config().CacheBehaviors.map((b: { PathPattern: string }) => b.PathPattern);
+      expect(order.indexOf('/api/v1/streaming/health')).toBeLessThan(order.indexOf('/api/v1/streaming/*'));
+      expect(behaviour('/system/*')).toMatchObject({ TargetOriginId: 'media', Compress: true });
+      expect(origin('media').OriginAccessControlId).toEqual(getAtt('CdnMediaOriginAccessControl', 'Id'));
+      // Every origin but the bucket gets the origin secret (lib/origin.ts).
+      for (const id of ['api', 'websocket', 'sse', 'sse-health']) expect(JSON.stringify(origin(id).OriginCustomHeaders)).toContain('X-Tootless-Origin');
+    });
+
+    it('maps the paths at the edge: the WebSocket to its stage, /system/<key> to the key, never federation/', () => {
+      const code = template.Resources.CdnViewerRequestFunction!.Properties.FunctionCode as string;
+      const handler = new Function(`${code}; return handler;`)() as (e: unknown) => { uri?: string; statusCode?: number; headers?: Record<string, { value: string }> };
+      const run = (uri: string) => handler({ viewer: { ip: '192.0.2.5' }, request: { uri, headers: { host: { value: 'd1.cloudfront.net' }, 'x-tootless-viewer-ip': { value: 'forged' } } } });
+      expect(run('/api/v1/streaming').uri).toBe('/prod');
+      expect(run('/api/v1/streaming/user').uri).toBe('/api/v1/streaming/user');
+      expect(run('/system/media_attachments/files/1/original/a.png').uri).toBe('/media_attachments/files/1/original/a.png');
+      expect(run('/system/federation/inbox/x.json').statusCode).toBe(404);
+      expect(run('/system/').statusCode).toBe(404);
+      expect(run('/system/a/../federation/x').statusCode).toBe(404);
+      expect(run('/system/..').statusCode).toBe(404);
+      expect(run('/system/./federation/x').statusCode).toBe(404);
+      const headers = run('/api/v1/timelines/home').headers!;
+      expect(headers['x-tootless-viewer-ip']).toEqual({ value: '192.0.2.5' });
+      expect(headers['x-tootless-viewer-host']).toEqual({ value: 'd1.cloudfront.net' });
+    });
+
+    it('publishes its URL for the functions (SSM, read with the secrets) and as the stack\'s outputs', () => {
+      expect(template.Resources.CdnPublicUrl).toMatchObject({ Type: 'AWS::SSM::Parameter', Properties: { Name: '/tootless/prod/public-url', Type: 'String' } });
+      expect(JSON.stringify(template.Resources.CdnPublicUrl!.Properties.Value)).toContain('CdnDistribution.DomainName');
+      expect(JSON.stringify(template.Outputs!.BaseUrl!.Value)).toContain('CdnDistribution.DomainName');
+      expect(JSON.stringify(template.Outputs!.StreamingUrl!.Value)).toContain('wss://');
+      expect(JSON.stringify(template.Outputs!.MediaUrl!.Value)).toContain('/system');
+    });
   });
 
   it.each([
@@ -228,7 +286,11 @@ describe('serverless package --stage prod', () => {
       STAGE: 'prod',
       TABLE_NAME: 'tootless-prod',
       MEDIA_BUCKET: { Ref: 'MediaBucket' },
-      BASE_URL: getAtt('HttpApi', 'ApiEndpoint'),
+      // The distribution's URL, read at run time (CdnPublicUrl): the environment cannot name it (a cycle).
+      BASE_URL: '',
+      STREAMING_URL: '',
+      MEDIA_URL: '',
+      ORIGIN_SECRET: '',
       QUEUE_MODE: 'sqs',
       QUEUE_URL_MAIL: { Ref: 'MailQueue' },
       QUEUE_URL_SIGNIN: { Ref: 'SigninQueue' },
@@ -243,12 +305,10 @@ describe('serverless package --stage prod', () => {
       SECRET_KEY_BASE: '',
       VAPID_PRIVATE_KEY: '',
     });
-    expect(JSON.stringify(vars.STREAMING_URL)).toContain('WebsocketsApi');
     // Frames go to the WebSocket API's own execute-api endpoint, whatever public host STREAMING_URL names.
     expect(vars.STREAMING_MANAGEMENT_URL).toEqual({
       'Fn::Join': ['', ['https://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.amazonaws.com/prod']],
     });
-    expect(JSON.stringify(vars.MEDIA_URL)).toContain('MediaBucket');
   });
 
   it('grants item-level DynamoDB access to the table and its indexes only', () => {

@@ -79,6 +79,24 @@ describe('infra/deploy/params.sh', () => {
       '--param=alarmEmail=ops@social.example',
     ]);
   });
+
+  it('serves BASE_URL\'s host from the distribution itself given its certificate, and refuses a certificate outside us-east-1', () => {
+    const arn = 'arn:aws:acm:us-east-1:123456789012:certificate/0f2b8c1e-1111-2222-3333-444455556666';
+    const run = params('prod', { MAIL_FROM: 'n@social.example', BASE_URL: 'https://social.example', CERTIFICATE_ARN: arn });
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      '--param=mailFrom=n@social.example',
+      '--param=customDomain=social.example',
+      `--param=certificateArn=${arn}`,
+      '--param=baseUrl=https://social.example',
+    ]);
+    const elsewhere = params('prod', { MAIL_FROM: 'n@social.example', BASE_URL: 'https://social.example', CERTIFICATE_ARN: arn.replace('us-east-1', 'eu-west-1') });
+    expect(elsewhere.status).not.toBe(0);
+    expect(elsewhere.stderr).toContain('CERTIFICATE_ARN');
+    const alone = params('main', { MAIL_FROM: 'n@social.example', CERTIFICATE_ARN: arn });
+    expect(alone.status).not.toBe(0);
+    expect(alone.stderr).toContain('BASE_URL');
+  });
 });
 
 describe('.github/workflows/deploy.yml', () => {
@@ -111,6 +129,24 @@ describe('.github/workflows/deploy.yml', () => {
     expect(check).toBeLessThan(secrets);
     expect(secrets).toBeLessThan(deploy);
     expect(jobs.test.container).toBe('node:22-bookworm');
+    // The origin secret reaches CloudFormation as a parameter, masked in the log.
+    const origin = steps.findIndex((s) => s.run?.includes('originSecret'));
+    expect(secrets).toBeLessThan(origin);
+    expect(origin).toBeLessThan(deploy);
+    expect(steps[origin]!.run).toContain('::add-mask::');
     expect(steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.['node-version']).toBe(22);
+  });
+
+  it('prints the stage\'s URL after each deploy and smoke-tests it as a client would, with a masked token', () => {
+    const steps: { name?: string; run?: string; env?: Record<string, string> }[] = jobs.deploy.steps;
+    const deploy = steps.findIndex((s) => s.run?.includes('serverless deploy'));
+    const outputs = steps.findIndex((s) => s.run?.includes("OutputKey=='BaseUrl'"));
+    const smoke = steps.findIndex((s) => s.run?.includes('infra/deploy/smoke.ts'));
+    expect(deploy).toBeLessThan(outputs);
+    expect(outputs).toBeLessThan(smoke);
+    expect(steps[outputs]!.run).toContain('GITHUB_STEP_SUMMARY');
+    expect(steps[smoke]!.run).toContain('accounts token smoke');
+    expect(steps[smoke]!.run).toContain('::add-mask::');
+    expect(steps[smoke]!.env?.BASE_URL).toBe('${{ steps.outputs.outputs.url }}');
   });
 });

@@ -4,6 +4,7 @@
 // answers 500 {"error"} and touches nothing, and no stage but `local` runs on
 // the public development secret. SSM is moto's server, started for this file,
 // behind a counting relay so the test sees every call the functions make.
+import { config, useDeployedOrigin } from '../../lib/config';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -138,7 +139,7 @@ async function putParameter(name: string, value: string, type: 'String' | 'Secur
 
 async function storeSecrets(path: string, opts: { without?: string } = {}) {
   const vapid = webpush.generateVAPIDKeys();
-  const values = { 'secret-key-base': `ssm-secret-${randomUUID()}`, 'vapid-public-key': vapid.publicKey, 'vapid-private-key': vapid.privateKey };
+  const values = { 'secret-key-base': `ssm-secret-${randomUUID()}`, 'vapid-public-key': vapid.publicKey, 'vapid-private-key': vapid.privateKey, 'origin-secret': `origin-${randomUUID()}` };
   for (const [leaf, value] of Object.entries(values)) {
     if (leaf !== opts.without) await putParameter(`${path}/${leaf}`, value, leaf === 'vapid-public-key' ? 'String' : 'SecureString');
   }
@@ -217,8 +218,32 @@ describe('a deployed stage (SECRETS_PATH set)', () => {
     expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(404), ...Array(5).fill(200), ...Array(5).fill(200)]);
     expect(callsFor(path)).toBe(1);
     expect(getParametersCalls.find((names) => names[0]?.startsWith(`${path}/`))?.sort()).toEqual(
-      [`${path}/secret-key-base`, `${path}/vapid-private-key`, `${path}/vapid-public-key`],
+      [`${path}/origin-secret`, `${path}/public-url`, `${path}/secret-key-base`, `${path}/vapid-private-key`, `${path}/vapid-public-key`],
     );
+  });
+
+  it('serves at the URL its stack published (public-url, read in the same call) when BASE_URL is not set, and needs it then', async () => {
+    const path = freshPath();
+    await storeSecrets(path);
+    deployedStage(path);
+    const set = { BASE_URL: process.env.BASE_URL, STREAMING_URL: process.env.STREAMING_URL, MEDIA_URL: process.env.MEDIA_URL };
+    for (const name of Object.keys(set)) delete process.env[name];
+    try {
+      const { result: refused, lines } = await logged(() => call(instanceHandler, { path: '/api/v2/instance' }));
+      expect(refused.status).toBe(500);
+      expect(lines.join('')).toContain(`${path}/public-url`);
+      await putParameter(`${path}/public-url`, 'https://d111111abcdef8.cloudfront.net', 'String');
+      const instance = await call(instanceHandler, { path: '/api/v2/instance' });
+      expect(instance.status).toBe(200);
+      expect(instance.body).toMatchObject({
+        domain: 'd111111abcdef8.cloudfront.net',
+        configuration: { urls: { streaming: 'wss://d111111abcdef8.cloudfront.net' } },
+      });
+      expect(config.mediaUrl).toBe('https://d111111abcdef8.cloudfront.net/system');
+    } finally {
+      for (const [name, value] of Object.entries(set)) if (value !== undefined) process.env[name] = value;
+      useDeployedOrigin(undefined);
+    }
   });
 
   it('answers 500 {"error"} and writes nothing while a parameter is missing, naming it in the log; the next request reads SSM again', async () => {

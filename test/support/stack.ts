@@ -26,6 +26,8 @@ export type Stack = {
   lambdaEndpoint: string;
   /** Its DynamoDB emulator and table: where `npm run admin` finds the stack's state. */
   dynamo: { endpoint: string; tableName: string };
+  /** Its S3 emulator and bucket, and the public media URL (MEDIA_URL: the one origin's /system). */
+  s3: { endpoint: string; bucket: string; mediaUrl: string };
   dataDir: string;
   mailDir: string;
   /** Milliseconds from spawn to the API answering. */
@@ -177,6 +179,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     managementUrl: settings.streamingManagementUrl,
     lambdaEndpoint: settings.lambdaEndpoint,
     dynamo: { endpoint: `http://${settings.emulatorHost}:${settings.dynamoPort}`, tableName: settings.tableName },
+    s3: { endpoint: `http://${settings.emulatorHost}:${settings.s3Port}`, bucket: settings.bucket, mediaUrl: settings.mediaUrl },
     dataDir,
     mailDir: join(dataDir, 'mail'),
     startupMs: Date.now() - started,

@@ -112,10 +112,9 @@ const run = promisify(execFile);
 
 /**
  * `npm run admin -- <args>` against `stack`'s table, as its operator runs it; answers what it printed.
- * `mediaUrl` (where the stack's bucket serves: its origin and bucket name) for commands that store files.
+ * `media` for commands that store files (the stack's bucket, and its public media URL).
  */
-export async function adminOn(stack: Stack, args: string[], opts: { mediaUrl?: string } = {}): Promise<string> {
-  const media = opts.mediaUrl ? new URL(opts.mediaUrl) : undefined;
+export async function adminOn(stack: Stack, args: string[], opts: { media?: boolean } = {}): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/admin/cli.ts', ...args], {
     cwd: root,
     env: {
@@ -124,9 +123,7 @@ export async function adminOn(stack: Stack, args: string[], opts: { mediaUrl?: s
       STAGE: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.endpoint,
       TABLE_NAME: stack.dynamo.tableName,
-      ...(media && opts.mediaUrl
-        ? { AWS_ENDPOINT_URL_S3: media.origin, MEDIA_BUCKET: media.pathname.split('/')[1] ?? '', MEDIA_URL: opts.mediaUrl }
-        : {}),
+      ...(opts.media ? { AWS_ENDPOINT_URL_S3: stack.s3.endpoint, MEDIA_BUCKET: stack.s3.bucket, MEDIA_URL: stack.s3.mediaUrl } : {}),
       BASE_URL: stack.baseUrl,
       LOCAL_DOMAIN: stack.domain,
       AWS_REGION: 'us-east-1',
