@@ -173,8 +173,8 @@ describe('serverless package --stage prod', () => {
 
     it('publishes its URL for the functions (SSM, read with the secrets) and as the stack\'s outputs', () => {
       expect(template.Resources.CdnPublicUrl).toMatchObject({ Type: 'AWS::SSM::Parameter', Properties: { Name: '/tootless/prod/public-url', Type: 'String' } });
-      expect(JSON.stringify(template.Resources.CdnPublicUrl!.Properties.Value)).toContain('["CdnDistribution","DomainName"]');
-      expect(JSON.stringify(template.Outputs!.BaseUrl!.Value)).toContain('["CdnDistribution","DomainName"]');
+      expect(JSON.stringify(template.Resources.CdnPublicUrl!.Properties.Value)).toMatch(/CdnDistribution(\.|",")DomainName/);
+      expect(JSON.stringify(template.Outputs!.BaseUrl!.Value)).toMatch(/CdnDistribution(\.|",")DomainName/);
       expect(JSON.stringify(template.Outputs!.StreamingUrl!.Value)).toContain('wss://');
       expect(JSON.stringify(template.Outputs!.MediaUrl!.Value)).toContain('/system');
     });
