@@ -7,7 +7,7 @@ import * as keys from './keys';
 import { serverHealthItem, type ServerHealth } from './server_health';
 import { deleteItem, query, updateItem } from './table';
 
-const slotItem = z.object({ SK: z.string(), lease: z.string(), until: z.number() });
+const slotItem = z.object({ SK: z.string(), lease: z.string(), since: z.number(), until: z.number() });
 const partitionItem = z.object({ SK: z.string() }).passthrough();
 
 /** Keeps a spent slot a little past its time, then TTL removes it. */
@@ -15,8 +15,8 @@ const ttlAfter = (untilMs: number) => Math.floor(untilMs / 1000) + 60;
 
 export type DeliveryServerState = {
   health: ServerHealth | undefined;
-  /** The slots held at `now` (a lease not yet run out), by number. */
-  held: { slot: number; until: number }[];
+  /** The slots held at `now` (a lease not yet run out): number, when taken and until when (epoch ms). */
+  held: { slot: number; since: number; until: number }[];
 };
 
 /** A server's health and the slots held at `now`: one Query of its partition (a handful of small items). */
@@ -28,7 +28,7 @@ export async function deliveryServerState(host: string, now = Date.now()): Promi
     if (item.SK === 'HEALTH') health = serverHealthItem.parse(item);
     else if (item.SK.startsWith('SLOT#')) {
       const slot = slotItem.parse(item);
-      if (slot.until > now) held.push({ slot: Number(slot.SK.slice('SLOT#'.length)), until: slot.until });
+      if (slot.until > now) held.push({ slot: Number(slot.SK.slice('SLOT#'.length)), since: slot.since, until: slot.until });
     }
   }
   return { health, held };
@@ -43,7 +43,7 @@ export async function takeDeliverySlot(host: string, candidates: number[], lease
     const taken = await updateItem(
       {
         Key: keys.deliverySlot(host, slot),
-        UpdateExpression: 'SET lease = :lease, #until = :until, expiresAt = :expires',
+        UpdateExpression: 'SET lease = :lease, since = :now, #until = :until, expiresAt = :expires',
         ConditionExpression: 'attribute_not_exists(PK) OR #until <= :now',
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':lease': lease, ':until': untilMs, ':expires': ttlAfter(untilMs), ':now': now },

@@ -67,6 +67,12 @@ export const SLOT_LEASE_MARGIN_MS = 5_000;
 const DEFER_BUSY_S = [1, 3] as const;
 const DEFER_SLOW_BASE_S = 5;
 const DEFER_MAX_S = 60;
+/**
+ * A server whose deliveries in flight all began within this long is busy, not slow: a message waits for one of its
+ * slots that long at most (reading them every SLOT_POLL_MS or so) before it is sent back.
+ */
+export const SLOT_WAIT_MS = 1_000;
+const SLOT_POLL_MS = 100;
 /** Where the queue cannot hold a message (the lambda mode, inline workers), the worker pauses this long (at most) before sending it back. */
 const LOCAL_DEFER_PAUSE_MS = 100;
 
@@ -204,7 +210,8 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     return 'skipped';
   }
   // Leases are on the clock, whatever `now` a caller (a test) gives for the server's health.
-  const { health, held } = await deliveryServerState(domain, Date.now());
+  const waitStarted = Date.now();
+  let { health, held } = await deliveryServerState(domain, waitStarted);
   if (health?.unavailableUntil && Date.parse(health.unavailableUntil) > now.getTime()) {
     // The last attempt's redrive receives (SQS's, after it failed once) may find the server marked by its own
     // failures: it must still reach the dead-letter queue, not vanish as a skipped message.
@@ -213,7 +220,14 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     return 'skipped';
   }
   const slow = isSlowServer(health, now);
-  const free = freeSlots(held, slow ? SLOW_SERVER_SLOTS : DELIVERY_SLOTS_PER_SERVER);
+  const capacity = slow ? SLOW_SERVER_SLOTS : DELIVERY_SLOTS_PER_SERVER;
+  let free = freeSlots(held, capacity);
+  // A busy server's deliveries end in moments: wait for one, unless one of them has lasted long (slow, or hanging).
+  while (free.length === 0 && !slow && held.every((h) => Date.now() - h.since < SLOT_WAIT_MS) && Date.now() - waitStarted < SLOT_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS * (0.5 + Math.random())));
+    ({ held } = await deliveryServerState(domain, Date.now()));
+    free = freeSlots(held, capacity);
+  }
   if (free.length === 0) return defer(message, slow);
   const signer = await signerOf(message);
   if (!signer) {
