@@ -11,7 +11,9 @@ const processRecord = worker('deliver', async (message) => {
 });
 
 // Each record waits on another server (up to 10 s): a batch's records run side by side,
-// each reporting its own failure, so one slow server does not hold up the rest.
+// each reporting its own failure. The invocation lasts as long as its slowest record, so a
+// server holds few records at once (its delivery slots, lib/federation/deliver.ts): the
+// rest of its messages go back to the queue, and other servers' batches are not held.
 export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
   const answers = await Promise.all((event.Records ?? []).map((record) => processRecord({ Records: [record] })));
   return { batchItemFailures: answers.flatMap((a) => a.batchItemFailures) };

@@ -291,7 +291,7 @@ export const actorKeys = (accountId: string): Key => ({ PK: `ACTORKEYS#${account
 /** An inbound activity id already processed (at most once); expires by TTL. */
 export const activitySeen = (activityId: string): Key => ({ PK: `ACTIVITY#${activityId}`, SK: 'SEEN' });
 /** Delivery health of a remote server (consecutive failures, unavailable until). */
-export const serverHealth = (domain: string): Key => ({ PK: `SERVER#${lower(domain)}`, SK: 'HEALTH' });
+export const serverHealth = (domain: string): Key => ({ PK: deliveryServerPartition(domain), SK: 'HEALTH' });
 /**
  * The inboxes of a local account's remote followers (shared inbox when the actor has one), one item per
  * inbox with a `followers` count, kept in the follow edge's transaction: where a post goes, in one Query.
@@ -486,3 +486,18 @@ export const warningPreset = (id: string): Key => ({ PK: 'WARNING_PRESETS', SK: 
 export const warningPresetsPartition = () => 'WARNING_PRESETS';
 /** Where a page of pending appeals starts: after this appeal's key (the queue is read oldest first). */
 export const pendingAppealsAfter = (appealId: string) => padId(appealId);
+// ---- federation: delivery fair per destination server (lib/db/delivery_slots.ts; issue 27) ----
+/** A server's name as its keys spell it: lower-case, and its SHA-256 when it is longer or odder than a host[:port] can be. */
+const serverSegment = (host: string): string => {
+  const name = host.toLowerCase();
+  return name.length <= 262 && /^[a-z0-9.\-_[\]:]+$/.test(name) ? name : `#${sha256(name)}`;
+};
+/**
+ * One remote server's delivery state, read in one Query: its health (`HEALTH`, ./server_health.ts) and the few
+ * deliveries it may have in flight at once (`SLOT#<n>`, ./delivery_slots.ts). Bounded whatever the inbox's host.
+ */
+export function deliveryServerPartition(host: string): string {
+  return `SERVER#${serverSegment(host)}`;
+}
+/** One of a server's delivery slots, held by a lease until its `until`. */
+export const deliverySlot = (host: string, slot: number): Key => ({ PK: deliveryServerPartition(host), SK: `SLOT#${slot}` });

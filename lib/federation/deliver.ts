@@ -18,14 +18,25 @@
 // deliverTo enqueues nothing for it and pending retries to it are dropped (as
 // Mastodon skips unavailable inboxes); any success forgets its failures. When
 // the six hours are up, the next failure marks it again at once.
+//
+// Fair per server (issue 27): the worker runs a few batches at once, and a server that answers slowly, or not at
+// all until the time limit, would hold every one of them. So a server has DELIVERY_SLOTS_PER_SERVER deliveries in
+// flight at most, across every worker (slot items with a lease, lib/db/delivery_slots.ts, read with its health in
+// one Query); a message whose server has none free is not attempted but sent back with a short delay, its attempt
+// not counted (`deferrals` grows instead). A server that failed SLOW_AFTER_FAILURES times in a row lately is slow:
+// one delivery in flight, cut off after SLOW_SERVER_TIMEOUT_MS. A hanging server thus costs one worker slot for a
+// few seconds at a time while every other server is delivered to at full rate.
+import { randomBytes } from 'node:crypto';
 import { accountById } from '../db/accounts';
-import { clearServerHealth, markServerUnavailable, recordDeliveryFailure, serverHealthOf, unavailableServers } from '../db/server_health';
+import { deliveryServerState, releaseDeliverySlot, takeDeliverySlot } from '../db/delivery_slots';
+import { clearServerHealth, markServerUnavailable, recordDeliveryFailure, unavailableServers, type ServerHealth } from '../db/server_health';
 import { config } from '../config';
 import { log } from '../log';
 import { federationRefusal, refusedAmong } from '../policy/instance_domains';
-import { enqueue, MAX_DELAY_SECONDS } from '../queue';
+import { enqueue, MAX_DELAY_SECONDS, queueHoldsDelays } from '../queue';
 import type { DeliverMessage } from '../queue/messages';
-import { FetchFailed, FetchRefused, postActivity } from './fetch';
+import { FetchFailed, FetchRefused, postActivity, requestTimeout } from './fetch';
+import { MAX_URL_LENGTH } from './guard';
 import { instanceSigner, signerFor } from './keys';
 import type { Signer } from './signatures';
 import { apUrls, isLocalUrl } from './urls';
@@ -42,6 +53,28 @@ export const UNAVAILABLE_AFTER_SPAN_MS = 3600_000;
 export const UNAVAILABLE_FOR_MS = 6 * 3600_000;
 /** Messages sent at once by deliverTo (the inline queue mode runs each delivery inside its send). */
 const ENQUEUE_CONCURRENCY = 32;
+/** Deliveries one server may have in flight at once, across every worker. */
+export const DELIVERY_SLOTS_PER_SERVER = 4;
+/** A server whose last SLOW_AFTER_FAILURES deliveries failed (a timeout, a 5xx, a 429...), the last within SLOW_FOR_MS, is slow: */
+export const SLOW_AFTER_FAILURES = 2;
+export const SLOW_FOR_MS = 10 * 60_000;
+/** ... it has SLOW_SERVER_SLOTS deliveries in flight at most, each cut off after SLOW_SERVER_TIMEOUT_MS. */
+export const SLOW_SERVER_SLOTS = 1;
+export const SLOW_SERVER_TIMEOUT_MS = 3_000;
+/** A slot's lease outlasts its POST's time limit by this much (the reads and writes around it). */
+export const SLOT_LEASE_MARGIN_MS = 5_000;
+/** A deferred message waits 1 to 3 s for a busy server; for a slow one 5 s, doubling per deferral up to 60 s, jittered. */
+const DEFER_BUSY_S = [1, 3] as const;
+const DEFER_SLOW_BASE_S = 5;
+const DEFER_MAX_S = 60;
+/**
+ * A server whose deliveries in flight all began within this long is busy, not slow: a message waits for one of its
+ * slots that long at most (reading them every SLOT_POLL_MS or so) before it is sent back.
+ */
+export const SLOT_WAIT_MS = 1_000;
+const SLOT_POLL_MS = 100;
+/** Where the queue cannot hold a message (the lambda mode, inline workers), the worker pauses this long (at most) before sending it back. */
+const LOCAL_DEFER_PAUSE_MS = 100;
 
 /** The server an inbox belongs to, as server health counts it: host[:port], lower-case. */
 export const inboxDomain = (inbox: string): string => new URL(inbox).host.toLowerCase();
@@ -55,9 +88,25 @@ async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Prom
   await Promise.all(runners);
 }
 
-/** Enqueues one delivery per distinct inbox (our own URLs and servers marked unavailable left out). */
+/** `inboxes` in turns of their servers (one of each server, then the next of each), so that a batch spreads over servers. */
+function byServerInTurn(inboxes: string[]): string[] {
+  const perServer = new Map<string, string[]>();
+  for (const inbox of inboxes) {
+    const list = perServer.get(inboxDomain(inbox));
+    if (list) list.push(inbox);
+    else perServer.set(inboxDomain(inbox), [inbox]);
+  }
+  const lists = [...perServer.values()];
+  const out: string[] = [];
+  for (let turn = 0; out.length < inboxes.length; turn++) for (const list of lists) if (turn < list.length) out.push(list[turn]!);
+  return out;
+}
+
+/** Enqueues one delivery per distinct inbox (our own URLs, URLs too long to fetch and servers marked unavailable left out), the servers in turn. */
 export async function deliverTo(activity: Record<string, unknown>, inboxes: string[], signer: SignerRef): Promise<void> {
-  const remote = [...new Set(inboxes.flatMap((i) => httpUrl(i) ?? []))].filter((inbox) => !isLocalUrl(inbox));
+  const remote = byServerInTurn(
+    [...new Set(inboxes.flatMap((i) => httpUrl(i) ?? []))].filter((inbox) => !isLocalUrl(inbox) && inbox.length <= MAX_URL_LENGTH),
+  );
   if (remote.length === 0) return;
   const unavailable = await unavailableServers(remote.map(inboxDomain), new Date());
   // Suspended servers, and in limited federation mode those not allowed.
@@ -88,7 +137,7 @@ async function signerOf(message: DeliverMessage): Promise<Signer | undefined> {
   return username ? signerFor({ id: message.signer.accountId, username }) : undefined;
 }
 
-export type DeliveryOutcome = 'delivered' | 'dropped' | 'retrying' | 'waiting' | 'skipped';
+export type DeliveryOutcome = 'delivered' | 'dropped' | 'retrying' | 'waiting' | 'skipped' | 'deferred';
 
 const transientStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -107,7 +156,40 @@ async function countFailure(domain: string, now: Date): Promise<void> {
 /** Sends the message back for its next attempt, `delay` seconds from now (in hops past SQS's 15 minutes). */
 async function retryLater(message: DeliverMessage, delay: number, now: Date): Promise<void> {
   const notBefore = delay > MAX_DELAY_SECONDS ? new Date(now.getTime() + delay * 1000).toISOString() : undefined;
-  await enqueue('deliver', { ...message, attempt: message.attempt + 1, notBefore }, { delaySeconds: Math.min(delay, MAX_DELAY_SECONDS) });
+  await enqueue('deliver', { ...message, attempt: message.attempt + 1, notBefore, deferrals: undefined }, { delaySeconds: Math.min(delay, MAX_DELAY_SECONDS) });
+}
+
+/** Is the server slow (it failed its last deliveries, lately)? */
+export const isSlowServer = (health: ServerHealth | undefined, now: Date): boolean =>
+  health !== undefined && health.failures >= SLOW_AFTER_FAILURES && now.getTime() - Date.parse(health.lastFailureAt) < SLOW_FOR_MS;
+
+/** The slots a delivery may take, given those held: none once `capacity` are held (a slow server's few, whichever they are). */
+function freeSlots(held: { slot: number }[], capacity: number): number[] {
+  if (held.length >= capacity) return [];
+  const taken = new Set(held.map((h) => h.slot));
+  const free = Array.from({ length: capacity }, (_, i) => i).filter((i) => !taken.has(i));
+  // Workers racing for one server try its free slots in different orders.
+  for (let i = free.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [free[i], free[j]] = [free[j]!, free[i]!];
+  }
+  return free;
+}
+
+/** How long a message put off for its server waits before it is tried again, in seconds. */
+export function deferDelaySeconds(deferrals: number, slow: boolean): number {
+  if (!slow) return DEFER_BUSY_S[0] + Math.floor(Math.random() * (DEFER_BUSY_S[1] - DEFER_BUSY_S[0] + 1));
+  const full = Math.min(DEFER_MAX_S, DEFER_SLOW_BASE_S * 2 ** Math.min(deferrals, 6));
+  return Math.ceil(full / 2 + Math.random() * (full / 2));
+}
+
+/** Sends the message back unattempted: its server has its deliveries in flight. Not a failure: `attempt` stays. */
+async function defer(message: DeliverMessage, slow: boolean): Promise<'deferred'> {
+  const deferrals = (message.deferrals ?? 0) + 1;
+  // Only a queue that holds the message spares the worker a busy loop; elsewhere it pauses a moment first.
+  if (!queueHoldsDelays('deliver')) await new Promise((resolve) => setTimeout(resolve, LOCAL_DEFER_PAUSE_MS * (0.5 + Math.random() / 2)));
+  await enqueue('deliver', { ...message, deferrals }, { delaySeconds: deferDelaySeconds(deferrals - 1, slow) });
+  return 'deferred';
 }
 
 /**
@@ -127,7 +209,9 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     log.info('delivery dropped: server not federated with', { inbox: message.inbox, activity: message.activity.id, refusal });
     return 'skipped';
   }
-  const health = await serverHealthOf(domain);
+  // Leases are on the clock, whatever `now` a caller (a test) gives for the server's health.
+  const waitStarted = Date.now();
+  let { health, held } = await deliveryServerState(domain, waitStarted);
   if (health?.unavailableUntil && Date.parse(health.unavailableUntil) > now.getTime()) {
     // The last attempt's redrive receives (SQS's, after it failed once) may find the server marked by its own
     // failures: it must still reach the dead-letter queue, not vanish as a skipped message.
@@ -135,15 +219,29 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     log.info('delivery dropped: server unavailable', { inbox: message.inbox, until: health.unavailableUntil });
     return 'skipped';
   }
+  const slow = isSlowServer(health, now);
+  const capacity = slow ? SLOW_SERVER_SLOTS : DELIVERY_SLOTS_PER_SERVER;
+  let free = freeSlots(held, capacity);
+  // A busy server's deliveries end in moments: wait for one, unless one of them has lasted long (slow, or hanging).
+  while (free.length === 0 && !slow && held.every((h) => Date.now() - h.since < SLOT_WAIT_MS) && Date.now() - waitStarted < SLOT_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS * (0.5 + Math.random())));
+    ({ held } = await deliveryServerState(domain, Date.now()));
+    free = freeSlots(held, capacity);
+  }
+  if (free.length === 0) return defer(message, slow);
   const signer = await signerOf(message);
   if (!signer) {
     log.warn('delivery dropped: no such signing account', { inbox: message.inbox, signer: message.signer });
     return 'dropped';
   }
+  const timeoutMs = slow ? Math.min(SLOW_SERVER_TIMEOUT_MS, requestTimeout()) : requestTimeout();
+  const lease = randomBytes(8).toString('hex');
+  const slot = await takeDeliverySlot(domain, free, lease, Date.now() + timeoutMs + SLOT_LEASE_MARGIN_MS);
+  if (slot === undefined) return defer(message, slow);
   let status: number | undefined;
   let failure: string;
   try {
-    status = await postActivity(message.inbox, message.activity, signer);
+    status = await postActivity(message.inbox, message.activity, signer, { timeoutMs });
     failure = `answered ${status}`;
   } catch (err) {
     if (err instanceof FetchRefused) {
@@ -152,6 +250,9 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     }
     if (!(err instanceof FetchFailed)) throw err;
     failure = err.reason;
+  } finally {
+    // A failure to give it back costs the server its slot until the lease runs out, not the delivery.
+    await releaseDeliverySlot(domain, slot, lease).catch((err: unknown) => log.warn('delivery slot not released', { domain, slot, err }));
   }
   if (status !== undefined && status >= 200 && status < 300) {
     if (health) await clearServerHealth(domain);

@@ -46,6 +46,8 @@ let requestTimeoutMs = REQUEST_TIMEOUT_MS;
 export function useRequestTimeout(ms: number | undefined): void {
   requestTimeoutMs = ms ?? REQUEST_TIMEOUT_MS;
 }
+/** The time limit of a request now (REQUEST_TIMEOUT_MS unless a test shortened it). */
+export const requestTimeout = (): number => requestTimeoutMs;
 /** The largest document we read. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const MAX_REDIRECTS = 3;
@@ -252,7 +254,7 @@ export async function fetchMedia(url: string, opts: { maxBytes: number }): Promi
 }
 
 /** POST an activity to an inbox, signed by `signer`; resolves with the HTTP status, throws FetchFailed on network errors. */
-export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer): Promise<number> {
+export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer, opts: { timeoutMs?: number } = {}): Promise<number> {
   try {
     await refuseSuspended(inbox);
     const url = checkOutboundUrl(inbox);
@@ -260,7 +262,7 @@ export async function postActivity(inbox: string, activity: Record<string, unkno
     const headers: Record<string, string> = { 'content-type': ACTIVITY_JSON, accept: ACCEPT_AP, 'user-agent': userAgent() };
     const signed = signRequest({ method: 'POST', url: url.href, headers, body }, signer);
     // The answer's body is not needed, only its status.
-    const answer = await send(url, 'POST', { ...headers, ...signed, 'content-length': String(body.length) }, body, Date.now() + requestTimeoutMs, 0);
+    const answer = await send(url, 'POST', { ...headers, ...signed, 'content-length': String(body.length) }, body, Date.now() + (opts.timeoutMs ?? requestTimeoutMs), 0);
     return answer.status;
   } catch (err) {
     throw failure(inbox, err);

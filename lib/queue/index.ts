@@ -21,9 +21,31 @@ export const MAX_DELAY_SECONDS = 900;
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 const inlineWorkers = new Map<QueueName, SqsHandler>();
+/** A message kept by a test's or bench's stand-in for SQS, with the delay its producer asked for. */
+export type HeldMessage = { body: unknown; delaySeconds: number };
+const inlineQueues = new Map<QueueName, (message: HeldMessage) => void>();
 
 /** Tests: run this queue's worker in-process when a message is enqueued. */
-export const registerInlineWorker = (queue: QueueName, handler: SqsHandler) => inlineWorkers.set(queue, handler);
+export function registerInlineWorker(queue: QueueName, handler: SqsHandler): void {
+  inlineQueues.delete(queue);
+  inlineWorkers.set(queue, handler);
+}
+
+/**
+ * Tests and benches: hand this queue's messages to `keep`, with their delay, instead of running a worker: a stand-in
+ * for SQS that holds delayed messages, whose owner feeds them to the worker when it chooses.
+ */
+export function registerInlineQueue(queue: QueueName, keep: (message: HeldMessage) => void): void {
+  inlineWorkers.delete(queue);
+  inlineQueues.set(queue, keep);
+}
+
+/**
+ * Does a message sent to `queue` with a delay wait that long before its worker sees it? In SQS, and in an inline
+ * queue that holds messages; the lambda mode and inline workers run it at once.
+ */
+export const queueHoldsDelays = (queue: QueueName): boolean =>
+  config.queueMode === 'sqs' || (config.queueMode === 'inline' && inlineQueues.has(queue));
 
 export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
   const now = String(Date.now());
@@ -68,6 +90,11 @@ export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<
     const FunctionName = `${config.functionPrefix}${workerFunction(queue)}`;
     const status = await invokeEvent(FunctionName, JSON.stringify(sqsEvent(queue, [message])));
     if (status >= 300) throw new Error(`invoke ${FunctionName}: ${status}`);
+    return;
+  }
+  const keep = inlineQueues.get(queue);
+  if (keep) {
+    keep({ body: JSON.parse(JSON.stringify(message)), delaySeconds: Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(opts.delaySeconds ?? 0))) });
     return;
   }
   const handler = inlineWorkers.get(queue);

@@ -131,6 +131,8 @@ export const deliverMessage = z.object({
   attempt: z.number().int().min(1).default(1),
   /** A retry due later than SQS can delay one message (15 min): held back in hops until then (lib/federation/deliver.ts). */
   notBefore: z.string().datetime().optional(),
+  /** Times this attempt was put off because its server had its deliveries in flight already (no failure; lib/federation/deliver.ts). */
+  deferrals: z.number().int().min(0).optional(),
 });
 export type DeliverMessage = z.infer<typeof deliverMessage>;
 
