@@ -265,7 +265,9 @@ describe('serverless package --stage prod', () => {
   it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
     for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
-      expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: 10 } });
+      // prod's sizes (serverless.yml params.prod): the fan-out and delivery carry the posts' volume.
+      const most = fn === 'FanoutWorker' ? 50 : fn === 'DeliverWorker' ? 100 : 20;
+      expect(mapping?.[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: most } });
       // The queue's ARN reaches the workers' nested stack as a parameter.
       expect(JSON.stringify(mapping?.[1].Properties.EventSourceArn)).toContain(queue);
     }
@@ -348,13 +350,13 @@ describe('serverless package --stage prod', () => {
 
   it('reserves concurrency for the SSE streams', () => {
     const [, sse] = ofType('AWS::Lambda::Function').find(([id]) => id === 'StreamingEventsLambdaFunction')!;
-    expect(sse.Properties.ReservedConcurrentExecutions).toBe(50);
+    expect(sse.Properties.ReservedConcurrentExecutions).toBe(300);
   });
 
   it('reserves concurrency for the inbox functions: a flood of inbox POSTs never takes the API\'s share', () => {
     for (const name of ['ActivitypubInboxLambdaFunction', 'ActivitypubSharedInboxLambdaFunction']) {
       const [, inbox] = ofType('AWS::Lambda::Function').find(([id]) => id === name)!;
-      expect(inbox.Properties.ReservedConcurrentExecutions).toBe(25);
+      expect(inbox.Properties.ReservedConcurrentExecutions).toBe(100);
     }
   });
 
@@ -415,6 +417,17 @@ describe.each(['prod', 'main', FEATURE])('the %s stage, as CloudFormation and AW
       expect([file, references.length]).toEqual([file, 0]);
       expect(references.length).toBeLessThanOrEqual(MAX_DYNAMIC_REFERENCES);
     }
+  });
+
+  it('is sized for its stage: a branch reserves little of the account\'s concurrency, prod is sized for its load', () => {
+    const resources = Object.values(allResources(stack()));
+    const reserved = resources
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .reduce((sum, r) => sum + ((r.Properties.ReservedConcurrentExecutions as number | undefined) ?? 0), 0);
+    const throttle = stack().root.Resources.HttpApiStage!.Properties.DefaultRouteSettings.ThrottlingRateLimit;
+    // SSE plus the two inbox functions; the HTTP API's rate per route.
+    const sizes: Record<string, [number, number]> = { prod: [300 + 2 * 100, 2000], main: [50 + 2 * 25, 100] };
+    expect([reserved, throttle]).toEqual(sizes[stage] ?? [10 + 2 * 5, 50]);
   });
 
   it('runs every function on a runtime AWS still creates', () => {
