@@ -12,11 +12,24 @@
 // posting it to a connection.
 //
 // Who is listening at all: every authenticated connection or SSE listener also
-// keeps one small item in the `ONLINE` partition, with the set of streams it
-// listens to (kept in the same transactions as the subscriptions). The fan-out
-// reads that partition once per status and intersects it with the recipients:
-// a follower without an open stream costs no read and no write, and one with
-// an open stream needs no further read to be found.
+// keeps one small item in the online set, with the set of streams it listens to
+// (kept in the same transactions as the subscriptions). The fan-out reads that
+// set and intersects it with the recipients: a follower without an open stream
+// costs no read and no write, and one with an open stream needs no further read
+// to be found.
+//
+// No hot partition (issue 27): the online set is spread over STREAM_SHARDS
+// partitions and so is each public or hashtag channel, an item going to the
+// shard of its connection id (lib/db/keys.ts, where the arithmetic is), so
+// connects and subscribes spread their writes. The publisher reads the online
+// set through `recentOnlineListeners`: every shard in parallel, kept per
+// container for ONLINE_MEMO_TTL_MS, so a burst of posts on one worker costs one
+// read of the set per 3 s however many posts and listeners there are; and a
+// shared channel's pages through `subscribersPage`, kept CHANNEL_PAGE_TTL_MS.
+// A per-account marker read by BatchGet for each fan-out page's recipients
+// would bound a read by the page instead, but at 0.5 RRU per recipient a page of
+// 1,000 followers would cost 500 RRU against ~1 RRU per 40 listeners for the
+// whole set, and list streams need every listener anyway.
 //
 // Whose access it is: every connection or listener opened with a token also
 // keeps one item under the token (`TOKENSTREAMS#<token id>`), so that revoking
@@ -26,6 +39,7 @@
 // still exists and its login is not disabled: a withdrawal that lands first is
 // never undone by a stream that was being opened at that moment.
 import { z } from 'zod';
+import { memo } from '../memo';
 import * as keys from './keys';
 import type { Key } from './keys';
 import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, type TransactItem } from './table';
@@ -226,6 +240,7 @@ export async function saveConnection(
   // The slots last, so a failed index at or past `firstSlot` names a slot.
   const firstSlot = items.length;
   const result = await transact([...items, ...slots.map((key) => slotPut(key, input.connectionId, expiresAt))]);
+  streamWritten();
   if (!result.ok) {
     const withdrawn = access && withdrawnBy(access, result.failed);
     if (withdrawn) return { ok: false, withdrawn };
@@ -258,6 +273,7 @@ export async function addStream(conn: Connection, binding: StreamBinding): Promi
     ...subscriptionPuts(conn, binding, conn.expiresAt).map((Item): TransactItem => ({ Put: { Item } })),
     ...onlineStreamUpdate(conn, binding, 'ADD'),
   ]);
+  streamWritten();
   if (result.ok) return 'added';
   return (access && withdrawnBy(access, result.failed)) || 'full';
 }
@@ -276,6 +292,7 @@ export async function removeStream(conn: Connection, binding: StreamBinding): Pr
     ...binding.channels.map((channel): TransactItem => ({ Delete: { Key: keys.channelSubscription(channel, conn.connectionId, binding.stream) } })),
     ...onlineStreamUpdate(conn, binding, 'DELETE'),
   ]);
+  streamWritten();
 }
 
 /** Deletes a connection item; answers what it held, so its subscriptions can be deleted too. */
@@ -288,6 +305,7 @@ export async function deleteSubscriptions(connectionId: string, bindings: Pick<S
   if (accountId) deletes.push(keys.onlineListener(accountId, connectionId));
   if (tokenId) deletes.push(keys.tokenStream(tokenId, connectionId));
   await batchWrite([], deletes);
+  streamWritten();
 }
 
 /**
@@ -306,6 +324,7 @@ export async function deleteSubscriptionItems(subs: Pick<Subscription, 'channel'
     }
   }
   await batchWrite([], [...deletes.values()]);
+  streamWritten();
 }
 
 /** SSE listeners hold their registration this long and refresh it well before it lapses. */
@@ -344,9 +363,11 @@ export async function saveSseListener(
   ];
   if (!access) {
     await batchWrite(puts);
+    streamWritten();
     return undefined;
   }
   const result = await transact([...accessChecks(access), ...puts.map((Item): TransactItem => ({ Put: { Item } }))]);
+  streamWritten();
   return result.ok ? undefined : (withdrawnBy(access, result.failed) ?? 'revoked');
 }
 
@@ -376,58 +397,106 @@ export async function deleteTokenStreams(streams: TokenStream[]): Promise<void> 
     keys.tokenStream(s.tokenId, s.listenerId),
   ]);
   await batchWrite([], deletes);
+  streamWritten();
 }
 
 /**
- * Every open stream of every account, by account: one Query of the `ONLINE`
- * partition (every page; an item is ~100 bytes, so one 4 KB read unit covers
- * ~40 listeners). Expired items (TTL deletion is lazy) are left out.
+ * Every open stream of every account, by account: one Query of each online shard, in parallel (every page; an
+ * item is ~100 bytes, so one 4 KB read unit covers ~40 listeners). Expired items (TTL deletion is lazy) are left out.
  */
 export async function onlineListeners(): Promise<Map<string, OnlineListener[]>> {
-  const items = await queryAll(
-    {
-      KeyConditionExpression: 'PK = :p',
-      ExpressionAttributeValues: { ':p': keys.onlinePartition() },
-      ProjectionExpression: 'accountId, listenerId, #kind, #streams, expiresAt',
-      ExpressionAttributeNames: { '#kind': 'kind', '#streams': 'streams' },
-    },
-    onlineItem,
+  const shards = await Promise.all(
+    Array.from({ length: keys.STREAM_SHARDS }, (_, shard) =>
+      queryAll(
+        {
+          KeyConditionExpression: 'PK = :p',
+          ExpressionAttributeValues: { ':p': keys.onlineShardPartition(shard) },
+          ProjectionExpression: 'accountId, listenerId, #kind, #streams, expiresAt',
+          ExpressionAttributeNames: { '#kind': 'kind', '#streams': 'streams' },
+        },
+        onlineItem,
+      ),
+    ),
   );
   const now = Math.floor(Date.now() / 1000);
   const byAccount = new Map<string, OnlineListener[]>();
-  for (const item of items) {
+  for (const item of shards.flat()) {
     if (item.expiresAt <= now) continue;
     byAccount.set(item.accountId, [...(byAccount.get(item.accountId) ?? []), item]);
   }
   return byAccount;
 }
 
+/**
+ * How long a container serves the online set it read, and so how late a stream opened on another container
+ * (a connect, a subscribe, an SSE listener) is heard by this container's publishes: at most 3 s of events
+ * missed. A stream that closed meanwhile costs a post answered 410 Gone, which forgets it. Writes made in this
+ * container forget the set at once.
+ */
+export const ONLINE_MEMO_TTL_MS = 3_000;
+const keptOnline = memo(onlineListeners, { ttlMs: ONLINE_MEMO_TTL_MS });
+
+/** The online set as read at most ONLINE_MEMO_TTL_MS ago in this container (`onlineListeners`); frozen, shared by every caller. */
+export const recentOnlineListeners = (): Promise<ReadonlyMap<string, readonly OnlineListener[]>> => keptOnline.get();
+
 /** The accounts with an open stream (`onlineListeners`, keys only). */
 export const onlineAccounts = async (): Promise<Set<string>> => new Set((await onlineListeners()).keys());
 
-/** Every live subscription to a channel (for publishers). */
+/** Every live subscription to a channel, on all its shards (tests; the publisher pages shared channels with `subscribersPage`). */
 export async function subscribersOf(channel: string): Promise<Subscription[]> {
-  const items = await queryAll(
-    { KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': keys.channelPartition(channel) } },
-    subscriptionItem,
+  const parts = await Promise.all(
+    keys.channelPartitions(channel).map((p) => queryAll({ KeyConditionExpression: 'PK = :p', ExpressionAttributeValues: { ':p': p } }, subscriptionItem)),
   );
   const now = Math.floor(Date.now() / 1000);
-  return items.filter((s) => s.expiresAt > now);
+  return parts.flat().filter((s) => s.expiresAt > now);
 }
 
 /**
- * Up to `limit` subscription items of a channel in key order, starting after the key `after` (an SK): one
- * Query of a bounded page, so a publisher's work per call is bounded whatever the number of listeners. Each row
- * has its SK (a cursor to resume after it) and its subscription, or none when it has expired (TTL deletion is
- * lazy). `more`: the channel has items past this page.
+ * How long a container serves a page of a shared channel's subscriptions it read: a burst of public posts reads
+ * each shard once per 2 s, and an empty shard (most of them, most of the time) costs one Query per 2 s instead of
+ * one per post. A listener subscribed on another container is heard at most 2 s late; writes made in this
+ * container forget every page at once.
  */
-export async function subscribersPage(channel: string, after: string | undefined, limit: number): Promise<{ rows: { sk: string; sub?: Subscription }[]; more: boolean }> {
+export const CHANNEL_PAGE_TTL_MS = 2_000;
+/** Pages kept at most (a container's few busy channels); past it the oldest go first. */
+const CHANNEL_PAGES_KEPT = 2_000;
+type SubscribersPage = { rows: { sk: string; sub?: Subscription }[]; more: boolean };
+const keptPages = new Map<string, { until: number; page: Promise<SubscribersPage> }>();
+
+/** A write of a stream (connect, subscribe, listener, disconnect, 410): this container's kept reads may predate it. */
+function streamWritten(): void {
+  keptOnline.forget();
+  keptPages.clear();
+}
+
+/**
+ * Up to `limit` subscription items of one shard of a channel (`shard`: 0 for an account's own channel, which has
+ * one partition) in key order, starting after the key `after` (an SK): one Query of a bounded page, so a
+ * publisher's work per call is bounded whatever the number of listeners; kept CHANNEL_PAGE_TTL_MS. Each row has
+ * its SK (a cursor to resume after it) and its subscription, or none when it has expired (TTL deletion is lazy).
+ * `more`: the shard has items past this page.
+ */
+export function subscribersPage(channel: string, shard: number, after: string | undefined, limit: number): Promise<SubscribersPage> {
+  const pk = keys.isShardedChannel(channel) ? keys.channelShardPartition(channel, shard) : keys.channelPartition(channel);
+  const id = `${pk}|${after ?? ''}|${limit}`;
+  const now = Date.now();
+  const kept = keptPages.get(id);
+  if (kept && now < kept.until) return kept.page;
+  const page = readSubscribersPage(pk, after, limit);
+  if (keptPages.size >= CHANNEL_PAGES_KEPT) keptPages.delete(keptPages.keys().next().value!);
+  keptPages.set(id, { until: now + CHANNEL_PAGE_TTL_MS, page });
+  // A failed read is not kept.
+  page.catch(() => keptPages.get(id)?.page === page && keptPages.delete(id));
+  return page;
+}
+
+async function readSubscribersPage(pk: string, after: string | undefined, limit: number): Promise<SubscribersPage> {
   const page = await query(
     {
       KeyConditionExpression: 'PK = :p',
-      ExpressionAttributeValues: { ':p': keys.channelPartition(channel) },
+      ExpressionAttributeValues: { ':p': pk },
       Limit: limit,
-      ...(after !== undefined ? { ExclusiveStartKey: { PK: keys.channelPartition(channel), SK: after } } : {}),
+      ...(after !== undefined ? { ExclusiveStartKey: { PK: pk, SK: after } } : {}),
     },
     z.object({ SK: z.string() }).and(subscriptionItem),
   );

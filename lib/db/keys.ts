@@ -63,12 +63,18 @@ export const connection = (connectionId: string): Key => ({ PK: `CONN#${connecti
  */
 export const streamSlot = (scope: 'addr' | 'token', subject: string, slot: number): Key => ({ PK: `STREAMSLOTS#${scope}#${subject}`, SK: String(slot).padStart(3, '0') });
 export const streamSlotsPartition = (scope: 'addr' | 'token', subject: string) => `STREAMSLOTS#${scope}#${subject}`;
-/** A streaming subscription: one per (connection, stream), under the channel events are published to. */
-export const channelSubscription = (channel: string, connectionId: string, stream: string): Key => ({ PK: `CHANNEL#${channel}`, SK: `${connectionId}#${stream}` });
+/**
+ * A streaming subscription: one per (connection, stream), under the channel events are published to; a public or
+ * hashtag channel's under one of its STREAM_SHARDS partitions, picked from the connection id (end of file).
+ */
+export const channelSubscription = (channel: string, connectionId: string, stream: string): Key => ({
+  PK: isShardedChannel(channel) ? channelShardPartition(channel, shardOf(connectionId)) : `CHANNEL#${channel}`,
+  SK: `${connectionId}#${stream}`,
+});
+/** An account's own channel (home, notifications, list, direct): one partition. A shared channel's are `channelShardPartition`. */
 export const channelPartition = (channel: string) => `CHANNEL#${channel}`;
-/** An account with an open stream (one item per WebSocket connection or SSE listener): one partition the fan-out reads whole. */
-export const onlineListener = (accountId: string, listenerId: string): Key => ({ PK: 'ONLINE', SK: `${padId(accountId)}#${listenerId}` });
-export const onlinePartition = () => 'ONLINE';
+/** An account with an open stream (one item per WebSocket connection or SSE listener), in the online shard of its listener id. */
+export const onlineListener = (accountId: string, listenerId: string): Key => ({ PK: onlineShardPartition(shardOf(listenerId)), SK: `${padId(accountId)}#${listenerId}` });
 /** An open stream (WebSocket connection or SSE listener) of an access token: what revoking the token ends. */
 export const tokenStream = (tokenId: string, listenerId: string): Key => ({ PK: `TOKENSTREAMS#${padId(tokenId)}`, SK: listenerId });
 export const tokenStreamsPartition = (tokenId: string) => `TOKENSTREAMS#${padId(tokenId)}`;
@@ -501,3 +507,37 @@ export function deliveryServerPartition(host: string): string {
 }
 /** One of a server's delivery slots, held by a lease until its `until`. */
 export const deliverySlot = (host: string, slot: number): Key => ({ PK: deliveryServerPartition(host), SK: `SLOT#${slot}` });
+// ---- streaming: sharded online set and shared channels (lib/db/connections.ts; issue 27) ----
+/**
+ * Partitions the online set and each public or hashtag channel are spread over, an item going to the shard of its
+ * connection (or SSE listener) id. A partition takes 3,000 read and 1,000 write units a second:
+ * - writes: a connect is one transaction, 2 WRU for its ~100-byte online item (and 2 per shared-channel
+ *   subscription), so one partition holds ~500 connects/s; 16 shards hold ~8,000/s for the online set, and ~8,000
+ *   subscribes/s to one channel.
+ * - online reads: the publisher reads every shard once per worker container per ONLINE_MEMO_TTL_MS (3 s). With
+ *   L listeners a shard holds L/16 items of ~100 bytes: at L = 100,000, 625 KB, 78 RRU (eventually consistent);
+ *   50 busy containers read it 17 times a second, ~1,300 RRU/s per shard, under half the limit.
+ * - channel reads: a public post to a 10,000-listener channel reads its ~2.5 MB of subscriptions once over its
+ *   pages, ~310 RRU; spread over 16 shards ~20 RRU each, so a shard takes ~150 such posts a second.
+ * 32 would double every bound but also the Queries of a publish to an empty channel (one per shard, kept 2 s per
+ * container); 16 is enough for the limits above.
+ */
+export const STREAM_SHARDS = 16;
+/** The shard of a connection or listener id: FNV-1a (32 bits) of its characters, modulo STREAM_SHARDS; the same on every container. */
+export function shardOf(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % STREAM_SHARDS;
+}
+/** One shard of the online set. */
+export const onlineShardPartition = (shard: number) => `ONLINE#${String(shard).padStart(2, '0')}`;
+/** Public and hashtag channels (lib/streaming/connections.ts `channels.public`, `hashtag`, `hashtagLocal`): many listeners each, so sharded. */
+export const isShardedChannel = (channel: string) => channel.startsWith('timeline:public') || channel.startsWith('timeline:hashtag:');
+/** One shard of a public or hashtag channel. */
+export const channelShardPartition = (channel: string, shard: number) => `CHANNEL#${channel}#${String(shard).padStart(2, '0')}`;
+/** The partitions holding a channel's subscriptions: its shards, or its one partition for an account's own channel. */
+export const channelPartitions = (channel: string): string[] =>
+  isShardedChannel(channel) ? Array.from({ length: STREAM_SHARDS }, (_, i) => channelShardPartition(channel, i)) : [channelPartition(channel)];

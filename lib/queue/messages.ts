@@ -66,6 +66,8 @@ export const fanoutMessage = z.discriminatedUnion('type', [
     statusId: id,
     event: z.enum(['update', 'status.update', 'delete']),
     channels: z.array(z.string().min(1).max(1000)).min(1).max(500),
+    /** The shard of the first channel the page starts in (absent in pages queued before channels were sharded). */
+    shard: z.number().int().min(0).max(255).optional(),
     after: z.string().min(1).max(2000).optional(),
     logged: z.array(z.string().max(1000)).max(500).default([]),
   }),

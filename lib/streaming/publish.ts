@@ -11,12 +11,13 @@
 // and appends the event to the log of every channel that has a server-sent
 // event listener (lib/db/stream_log.ts).
 //
-// Cost: the fan-out reads the `ONLINE` partition once per page of 1,000 followers; it lists
+// Cost: the fan-out reads the online set (its STREAM_SHARDS partitions in parallel)
+// at most once per worker container per 3 s (`recentOnlineListeners`); it lists
 // every open stream of every account, so the recipients who listen are found
 // without a read per recipient, and a follower without an open stream costs
-// nothing at all. Public and hashtag channels cost one Query each per public
-// status; a notification one Query of its recipient's channel. See
-// lib/db/README.md, "Streaming delivery".
+// nothing at all. Public and hashtag channels are read a page at a time over
+// their shards, each shard's page kept 2 s per container; a notification costs
+// one Query of its recipient's channel. See lib/db/README.md, "Streaming delivery".
 //
 // Which receivers are filtered, as Mastodon 3.x: home, list and direct events go
 // to the recipients the fan-out chose, which has applied their blocks, mutes and
@@ -28,7 +29,7 @@
 import { accountById, type Account } from '../db/accounts';
 import {
   deleteSubscriptionItems,
-  onlineListeners,
+  recentOnlineListeners,
   subscribersOf,
   subscribersPage,
   type OnlineListener,
@@ -38,6 +39,7 @@ import { listsDelivered, membershipsOf } from '../db/lists';
 import { ownersHolding } from '../db/status_edits';
 import type { Notification } from '../db/notifications';
 import { isRemoteStatus, statusById, type Status, type Visibility } from '../db/statuses';
+import { STREAM_SHARDS } from '../db/keys';
 import { appendStreamEvents, type NewStreamLogEntry } from '../db/stream_log';
 import { newId } from '../ids';
 import { enqueue } from '../queue';
@@ -102,7 +104,7 @@ async function subscriptionsOf(targets: Target[]): Promise<ChannelSubs[]> {
   return found.filter((c) => c.ws.length > 0 || c.sse);
 }
 
-type Online = Map<string, OnlineListener[]>;
+type Online = ReadonlyMap<string, readonly OnlineListener[]>;
 
 /**
  * The subscriptions of an account's own channel, read off the online index
@@ -196,43 +198,61 @@ const hidingAccounts = (view: StatusView): string[] => {
 };
 
 /**
- * Where a publish to shared channels stands: the channels left, the first of them done up to the subscription
- * key `after`, and the channels whose server-sent-event log already holds the event (it is appended once).
+ * Where a publish to shared channels stands: the channels left, the first of them done up to its shard `shard`
+ * (0 when absent, as in pages queued before the channels were sharded) and, within it, up to the subscription key
+ * `after`, and the channels whose server-sent-event log already holds the event (it is appended once).
  */
-export type SharedCursor = { channels: string[]; after?: string; logged: string[] };
+export type SharedCursor = { channels: string[]; shard?: number; after?: string; logged: string[] };
+
+/** One shard of one channel: what a page reads. */
+type Slot = { channel: string; shard: number };
+
+/** The shards left to read, in order: the first channel's from `shard` on, every shard of the others. */
+const slotsOf = (cursor: SharedCursor): Slot[] =>
+  cursor.channels.flatMap((channel, i) =>
+    Array.from({ length: STREAM_SHARDS }, (_, shard) => ({ channel, shard })).filter((s) => i > 0 || s.shard >= (cursor.shard ?? 0)),
+  );
 
 /** The subscriptions of the next SHARED_PAGE_SIZE items of the channels in `cursor`, and where the following page starts. */
 async function sharedPage(cursor: SharedCursor): Promise<{ found: ChannelSubs[]; next?: SharedCursor }> {
   let budget = SHARED_PAGE_SIZE;
-  let channels = cursor.channels;
-  let after = cursor.after;
+  let slots = slotsOf(cursor);
+  // A page queued before sharding resumed after a key of the old partition: that shard is read from its start.
+  let after = cursor.shard === undefined ? undefined : cursor.after;
   const logged = new Set(cursor.logged);
-  const found: ChannelSubs[] = [];
-  while (channels.length > 0 && budget > 0) {
-    // A few channels read side by side, each at most what is left of the page: most are empty.
-    const batch = channels.slice(0, READ_CONCURRENCY);
+  const found = new Map<string, ChannelSubs>();
+  while (slots.length > 0 && budget > 0) {
+    // A few shards read side by side, each at most what is left of the page: most are empty. A shard resumed
+    // after a key is busy: it is read alone, so that a full page does not also read the shards after it.
+    const batch = slots.slice(0, after !== undefined ? 1 : READ_CONCURRENCY);
     const limit = budget;
-    const pages = await Promise.all(batch.map((channel, i) => subscribersPage(channel, i === 0 ? after : undefined, limit)));
+    const pages = await Promise.all(batch.map((slot, i) => subscribersPage(slot.channel, slot.shard, i === 0 ? after : undefined, limit)));
     for (const [i, page] of pages.entries()) {
-      const channel = batch[i]!;
+      const { channel } = batch[i]!;
       const taken = page.rows.slice(0, budget);
       budget -= taken.length;
       const subs = taken.flatMap((r) => (r.sub ? [r.sub] : []));
       const ws = subs.filter((s) => s.kind === 'ws');
       const sse = subs.some((s) => s.kind === 'sse') && !logged.has(channel);
       if (sse) logged.add(channel);
-      if (ws.length > 0 || sse) found.push({ target: { channel, scope: 'shared' }, ws, sse });
+      if (ws.length > 0 || sse) {
+        const seen = found.get(channel);
+        if (seen) (seen.ws.push(...ws), (seen.sse ||= sse));
+        else found.set(channel, { target: { channel, scope: 'shared' }, ws, sse });
+      }
       if (taken.length === page.rows.length && !page.more) {
-        channels = channels.slice(1);
+        slots = slots.slice(1);
         after = undefined;
         continue;
       }
-      // The page is full within this channel (or its Query stopped short): the next read resumes after what was taken.
+      // The page is full within this shard (or its Query stopped short): the next read resumes after what was taken.
       if (taken.length > 0) after = taken[taken.length - 1]!.sk;
       break;
     }
   }
-  return { found, ...(channels.length > 0 ? { next: { channels, ...(after !== undefined ? { after } : {}), logged: [...logged] } } : {}) };
+  if (slots.length === 0) return { found: [...found.values()] };
+  const channels = [...new Set(slots.map((s) => s.channel))];
+  return { found: [...found.values()], next: { channels, shard: slots[0]!.shard, ...(after !== undefined ? { after } : {}), logged: [...logged] } };
 }
 
 /**
@@ -263,7 +283,7 @@ async function publishSharedPage(
  */
 export async function continueSharedPublish(message: { statusId: string; event: 'update' | 'status.update' | 'delete' } & SharedCursor): Promise<PublishResult> {
   const { statusId, event } = message;
-  const cursor = { channels: message.channels, after: message.after, logged: message.logged };
+  const cursor = { channels: message.channels, shard: message.shard, after: message.after, logged: message.logged };
   if (event === 'delete') return publishSharedPage(statusId, event, cursor, (found) => publishDelete(statusId, found));
   const status = await statusById(statusId);
   const original = status?.reblogOfId ? await statusById(status.reblogOfId) : undefined;
@@ -368,7 +388,7 @@ export async function openStatusStream(status: Status, hasMedia: boolean, event:
   let online: Online = new Map();
   let view: StatusView = { status };
   try {
-    online = await onlineListeners();
+    online = await recentOnlineListeners();
     if (status.reblogOfId) {
       const original = await statusById(status.reblogOfId);
       if (original) view = { status, original };
@@ -454,7 +474,7 @@ export async function openDeleteStream(statusId: string): Promise<DeleteStream> 
   const fields = { statusId };
   let online: Online = new Map();
   try {
-    online = await onlineListeners();
+    online = await recentOnlineListeners();
   } catch (err) {
     log.error('streaming: could not prepare a delete publish', { err, ...fields });
   }
