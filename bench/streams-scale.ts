@@ -40,11 +40,12 @@ async function main() {
   const { batchWrite } = await import('../lib/db/table');
   const { newId } = await import('../lib/ids');
   const { registerInlineWorker } = await import('../lib/queue');
+  const { inRequestScope } = await import('../lib/request_scope');
   const { fanoutMessage } = await import('../lib/queue/messages');
   const { bindingFor } = await import('../lib/streaming/connections');
   const { FANOUT_PAGE_SIZE, fanOutPage } = await import('../lib/timelines/fanout');
   const { processFanout } = await import('../lib/timelines/fanout_queue');
-  const { aPostedStatus, aUser } = await import('../test/support/factories');
+  const { aBareAccount, aPostedStatus, aUser } = await import('../test/support/factories');
 
   const queued: string[] = [];
   registerInlineWorker('fanout', async (event: SQSEvent) => {
@@ -52,7 +53,11 @@ async function main() {
     return { batchItemFailures: [] };
   });
   const drain = async () => {
-    while (queued.length > 0) await processFanout(fanoutMessage.parse(JSON.parse(queued.shift()!)));
+    // As the worker runs each message: in a request scope of its own (lib/queue/worker.ts).
+    while (queued.length > 0) {
+      const message = fanoutMessage.parse(JSON.parse(queued.shift()!));
+      await inRequestScope(() => processFanout(message));
+    }
   };
 
   const rows: Record<string, string | number>[] = [];
@@ -66,7 +71,8 @@ async function main() {
       await Promise.all(Array.from({ length: 8 }, async () => {
         while (next < opened.length) {
           const i = next++;
-          const accountId = newId();
+          // A listener is a real account: its item says whether it has filters (lib/db/viewer_summary.ts).
+          const accountId = (await aBareAccount()).id;
           const binding = bindingFor({ stream: 'public:local' }, { accountId, scopes: ['read'] });
           const id = `${randomUUID().replace(/-/g, '').slice(0, 14)}=`;
           if (i % 2 === 0) {
@@ -95,7 +101,7 @@ async function main() {
         const t = performance.now();
         try {
           await meterDb(meter, async () => {
-            await fanOutPage(status.id);
+            await inRequestScope(() => fanOutPage(status.id));
             await drain();
           });
         } finally {
