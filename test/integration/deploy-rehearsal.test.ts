@@ -430,8 +430,11 @@ const placeholderId = (logicalId: string) => {
 };
 /** What a Ref or a GetAtt to a stand-in resolves to: a string of the shape AWS would give. */
 function placeholder(type: string, logicalId: string, attribute?: string): string {
-  const id = placeholderId(logicalId);
+  // A distribution's id is 14 upper-case characters starting with E; a CloudFront function's Ref is its ARN.
+  const id = type === 'AWS::CloudFront::Distribution' ? `E${placeholderId(logicalId).toUpperCase()}ABC` : placeholderId(logicalId);
   const service = type.split('::')[1]!.toLowerCase();
+  if (type === 'AWS::CloudFront::Function' && attribute === undefined) return placeholder(type, logicalId, 'FunctionARN');
+  if (type === 'AWS::CloudFront::Function' && attribute === 'FunctionARN') return `arn:aws:cloudfront::${ACCOUNT}:function/${logicalId}`;
   if (attribute === undefined || attribute === 'Id' || attribute === 'ApiId') return id;
   if (/arn$/i.test(attribute)) return `arn:aws:${service}:${MOTO_REGION}:${ACCOUNT}:${logicalId}/${id}`;
   if (attribute === 'ApiEndpoint') return `https://${id}.execute-api.${MOTO_REGION}.amazonaws.com`;
