@@ -4,12 +4,15 @@
 // and size per template, supported runtimes, function URL permissions, no IAM `*`,
 // cfn-lint with zero errors on every template. prod is built in full and its bundles are
 // loaded; the other stages' templates are built with unbundled handlers (only the
-// templates are checked there).
-import { spawnSync } from 'node:child_process';
+// templates are checked there). Last, prod and the feature stage are deployed into moto's
+// CloudFormation as `serverless deploy` would deploy them, every nested stack included.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import aws4 from 'aws4';
+import { freePort } from '../../infra/local/emulators';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -466,4 +469,233 @@ describe.each(['prod', 'main', FEATURE])('the %s stage, as CloudFormation and AW
     const errors = lint.stdout.split('\n').filter((line) => /:E\d{4}:/.test(line));
     expect(errors).toEqual([]);
   }, 600_000);
+});
+
+// The resource types moto's CloudFormation cannot create (it skips them silently, and a Ref or
+// GetAtt to one comes out empty), each swapped for a WaitConditionHandle, which creates nothing;
+// every reference to one becomes a placeholder of the shape AWS would give it.
+const STAND_INS = [
+  'AWS::ApiGatewayV2::Api',
+  'AWS::ApiGatewayV2::Deployment',
+  'AWS::ApiGatewayV2::Integration',
+  'AWS::ApiGatewayV2::Route',
+  'AWS::ApiGatewayV2::Stage',
+  // The CloudFront distribution in front of the API and the media bucket (moto 5.2 has them in its
+  // CloudFront API, not in its CloudFormation).
+  'AWS::CloudFront::Distribution',
+  'AWS::CloudFront::Function',
+  'AWS::CloudFront::OriginAccessControl',
+  'AWS::CloudWatch::Alarm',
+  'AWS::Lambda::Url',
+  'AWS::S3::BucketPolicy',
+  'AWS::SNS::Subscription',
+];
+const STAND_IN = 'AWS::CloudFormation::WaitConditionHandle';
+const MOTO_CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing' };
+const MOTO_REGION = 'us-east-1';
+const ACCOUNT = '123456789012';
+
+/** A 10-character lower-case id derived from a logical id, the shape of an API Gateway or CloudFront id. */
+const placeholderId = (logicalId: string) => {
+  let h = 0;
+  for (const c of logicalId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return `${h.toString(36)}${logicalId.toLowerCase().replace(/[^a-z0-9]/g, '')}`.padEnd(10, '0').slice(0, 10);
+};
+/** What a Ref or a GetAtt to a stand-in resolves to: a string of the shape AWS would give. */
+function placeholder(type: string, logicalId: string, attribute?: string): string {
+  // A distribution's id is 14 upper-case characters starting with E; a CloudFront function's Ref is its ARN.
+  const id = type === 'AWS::CloudFront::Distribution' ? `E${placeholderId(logicalId).toUpperCase()}ABC` : placeholderId(logicalId);
+  const service = type.split('::')[1]!.toLowerCase();
+  if (type === 'AWS::CloudFront::Function' && attribute === undefined) return placeholder(type, logicalId, 'FunctionARN');
+  if (type === 'AWS::CloudFront::Function' && attribute === 'FunctionARN') return `arn:aws:cloudfront::${ACCOUNT}:function/${logicalId}`;
+  if (attribute === undefined || attribute === 'Id' || attribute === 'ApiId') return id;
+  if (/arn$/i.test(attribute)) return `arn:aws:${service}:${MOTO_REGION}:${ACCOUNT}:${logicalId}/${id}`;
+  if (attribute === 'ApiEndpoint') return `https://${id}.execute-api.${MOTO_REGION}.amazonaws.com`;
+  if (attribute === 'FunctionUrl') return `https://${id}${id}${id.slice(0, 12)}.lambda-url.${MOTO_REGION}.on.aws/`;
+  if (attribute === 'DomainName') return `${id}.cloudfront.net`;
+  throw new Error(`no placeholder for Fn::GetAtt ${logicalId}.${attribute} (${type}): give it one in placeholder()`);
+}
+
+/** The template with every STAND_INS resource swapped for a WaitConditionHandle, and every Ref, GetAtt and ${} to one for its placeholder. */
+function withStandIns(source: Template): Template {
+  const standIns = new Map(Object.entries(source.Resources).filter(([, r]) => STAND_INS.includes(r.Type)).map(([id, r]) => [id, r.Type]));
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node === null || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    if (typeof obj.Ref === 'string' && standIns.has(obj.Ref)) return placeholder(standIns.get(obj.Ref)!, obj.Ref);
+    const getAtt = obj['Fn::GetAtt'];
+    if (getAtt !== undefined) {
+      const [id, attribute] = typeof getAtt === 'string' ? (getAtt.split('.', 2) as [string, string]) : (getAtt as [string, string]);
+      if (standIns.has(id)) return placeholder(standIns.get(id)!, id, attribute);
+    }
+    const sub = obj['Fn::Sub'];
+    if (sub !== undefined) {
+      const [text, vars] = typeof sub === 'string' ? [sub, undefined] : (sub as [string, unknown]);
+      const replaced = text.replace(/\$\{([A-Za-z0-9]+)(?:\.([A-Za-z0-9.]+))?\}/g, (all, id: string, attribute?: string) =>
+        standIns.has(id) ? placeholder(standIns.get(id)!, id, attribute) : all,
+      );
+      return { 'Fn::Sub': vars === undefined ? replaced : [replaced, rewrite(vars)] };
+    }
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewrite(v)]));
+  };
+  const resources = Object.fromEntries(
+    Object.entries(source.Resources).map(([id, r]) => {
+      if (!standIns.has(id)) return [id, rewrite(r)];
+      return [id, { Type: STAND_IN, ...(r.Condition ? { Condition: r.Condition } : {}), ...(r.DependsOn ? { DependsOn: r.DependsOn } : {}) }];
+    }),
+  );
+  return { ...(rewrite(source) as Template), Resources: resources as Template['Resources'] };
+}
+
+/** One request to moto, signed as the AWS CLI would sign it (moto tells the services apart by the credential scope). */
+async function motoRequest(url: string, service: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}) {
+  const { host } = new URL(url);
+  const signed = aws4.sign({ host, service, region: MOTO_REGION, method, path, body, headers }, MOTO_CREDENTIALS);
+  const res = await fetch(`${url}${path}`, { method, headers: signed.headers as Record<string, string>, body });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${service} ${method} ${path.slice(0, 200)}: ${res.status} ${text.slice(0, 2000)}`);
+  return text;
+}
+/** A CloudFormation query API call; its XML answer. */
+const cloudFormation = (url: string, action: string, params: Record<string, string>) =>
+  motoRequest(url, 'cloudformation', 'POST', '/', new URLSearchParams({ Action: action, Version: '2010-05-15', ...params }).toString(), {
+    'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+  });
+/** The <member> elements of an XML answer, each as its child elements' text. */
+const members = (xml: string, list: string) =>
+  [...(xml.match(new RegExp(`<${list}>([\\s\\S]*?)</${list}>`))?.[1] ?? '').matchAll(/<member>([\s\S]*?)<\/member>/g)].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map(([, k, v]) => [k, v])) as Record<string, string>,
+  );
+type StackSummary = { StackName: string; StackId: string; StackStatus: string; StackStatusReason?: string };
+type StackResource = { LogicalResourceId: string; PhysicalResourceId?: string; ResourceType: string; ResourceStatus: string; ResourceStatusReason?: string };
+const describeStacks = async (url: string) => members(await cloudFormation(url, 'ListStacks', {}), 'StackSummaries') as unknown as StackSummary[];
+const stackResources = async (url: string, stack: string) =>
+  members(await cloudFormation(url, 'ListStackResources', { StackName: stack }), 'StackResourceSummaries') as unknown as StackResource[];
+/** Polls until no stack is in progress; every stack's summary. */
+async function settledStacks(url: string): Promise<StackSummary[]> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const stacks = await describeStacks(url);
+    if (!stacks.some((s) => s.StackStatus.endsWith('_IN_PROGRESS'))) return stacks;
+    if (Date.now() > deadline) throw new Error(`stacks still in progress after 5 minutes: ${JSON.stringify(stacks.filter((s) => s.StackStatus.endsWith('_IN_PROGRESS')))}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const INSTALL_MOTO = "moto's server is needed for this test: `python3 -m pip install 'moto[server]'` (Debian 12 packages no moto) provides `moto_server`";
+
+/** Starts moto_server on a free port, as test/integration/secrets.test.ts does; its URL. */
+async function startMoto(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'ENOENT' ? INSTALL_MOTO : `moto_server did not start: ${err.message}`)),
+    );
+    child.once('exit', (code) => reject(new Error(`moto_server exited (${code}) before answering; ${INSTALL_MOTO}\n${output}`)));
+  });
+  failed.catch(() => undefined);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answered = await Promise.race([
+      fetch(`${url}/moto-api/`).then((res) => res.body?.cancel().then(() => true) ?? true, () => false),
+      failed,
+    ]);
+    if (answered) return { url, child };
+    if (Date.now() > deadline) throw new Error(`moto_server did not answer on ${url} within 60 s\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stopMoto(child: ChildProcess | undefined) {
+  if (!child?.pid || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+type Deployed = { stacks: StackSummary[]; resources: StackResource[]; failure?: string };
+
+/**
+ * Deploys a packaged stage into moto the way `serverless deploy` does: CreateStack with the
+ * create-stack template (the ServerlessDeploymentBucket alone), the zips, nested templates and
+ * root template uploaded into that bucket under the artifact folder the templates name, then
+ * UpdateStack from the uploaded root template, whose nested stacks' TemplateURLs
+ * (https://s3.<region>.amazonaws.com/<bucket>/<folder>/<file>) moto reads from its own S3.
+ */
+async function deployToMoto(url: string, p: Packaged, stackName: string): Promise<Deployed> {
+  const read = (f: string) => JSON.parse(readFileSync(join(p.dir, f), 'utf8')) as Template;
+  await cloudFormation(url, 'CreateStack', { StackName: stackName, TemplateBody: JSON.stringify(withStandIns(read('cloudformation-template-create-stack.json'))) });
+  await settledStacks(url);
+  const bucket = (await stackResources(url, stackName)).find((r) => r.LogicalResourceId === 'ServerlessDeploymentBucket')?.PhysicalResourceId;
+  if (!bucket) throw new Error(`the create-stack template made no ServerlessDeploymentBucket in ${stackName}`);
+  const [, [host, bucketRef, folder]] = Object.values(p.root.Resources).find((r) => r.Type === 'AWS::CloudFormation::Stack')!.Properties.TemplateURL['Fn::Join'] as [string, [string, unknown, string]];
+  expect([host, bucketRef]).toEqual([`https://s3.${MOTO_REGION}.amazonaws.com`, { Ref: 'ServerlessDeploymentBucket' }]);
+  const upload = (file: string, body: string | Buffer, type: string) => motoRequest(url, 's3', 'PUT', `/${bucket}/${folder}/${file}`, body, { 'content-type': type });
+  for (const file of readdirSync(p.dir).filter((f) => f.endsWith('.zip'))) await upload(file, readFileSync(join(p.dir, file)), 'application/zip');
+  for (const [file, t] of Object.entries(p.nested)) await upload(file, JSON.stringify(withStandIns(t)), 'application/json');
+  await upload('compiled-cloudformation-template.json', JSON.stringify(withStandIns(p.root)), 'application/json');
+  let failure: string | undefined;
+  // moto creates every resource within the call: a resource it fails to create fails the call, naming it.
+  await cloudFormation(url, 'UpdateStack', {
+    StackName: stackName,
+    TemplateURL: `${host}/${bucket}/${folder}/compiled-cloudformation-template.json`,
+    'Capabilities.member.1': 'CAPABILITY_IAM',
+    'Capabilities.member.2': 'CAPABILITY_NAMED_IAM',
+  }).catch((err: Error) => (failure = err.message));
+  const stacks = (await settledStacks(url)).filter((s) => s.StackName === stackName || s.StackName.startsWith(`${stackName}-`));
+  const resources = (await Promise.all(stacks.map((s) => stackResources(url, s.StackId)))).flat();
+  return { stacks, resources, failure };
+}
+
+describe('deploying into moto\'s CloudFormation', () => {
+  let moto: { url: string; child: ChildProcess } | undefined;
+
+  beforeAll(async () => {
+    moto = await startMoto();
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopMoto(moto?.child);
+  });
+
+  it.each(['prod', FEATURE])('creates every stack of %s, root and nested, and every resource moto supports', async (stage) => {
+    const p = packaged[stage]!;
+    const stackName = `tootless-${stage}`;
+    const result = await deployToMoto(moto!.url, p, stackName);
+    const failing = result.resources.filter((r) => /FAILED/.test(r.ResourceStatus)).map((r) => `${r.LogicalResourceId} (${r.ResourceType}): ${r.ResourceStatusReason}`);
+    expect([result.failure, failing]).toEqual([undefined, []]);
+    // The root stack is created, then updated to the full template, as serverless deploys it; every nested stack is created.
+    const nested = result.stacks.filter((s) => s.StackName !== stackName);
+    expect(result.stacks.find((s) => s.StackName === stackName)?.StackStatus).toBe('UPDATE_COMPLETE');
+    expect(nested).toHaveLength(Object.keys(p.nested).length);
+    expect(nested.filter((s) => s.StackStatus !== 'CREATE_COMPLETE').map((s) => `${s.StackName}: ${s.StackStatus} ${s.StackStatusReason ?? ''}`)).toEqual([]);
+    // moto skips a type it cannot create without a word, leaving no row: every resource not stood in (and not conditional) has its row.
+    const listed = new Set(result.resources.map((r) => r.LogicalResourceId));
+    const expected = templatesOf(p).flatMap(([, t]) => Object.entries(t.Resources)).filter(([, r]) => !STAND_INS.includes(r.Type) && !r.Condition);
+    expect(expected.filter(([id]) => !listed.has(id)).map(([id, r]) => `${id}: ${r.Type} is not created by moto (add it to STAND_INS if moto lacks it)`)).toEqual([]);
+    const conditional = templatesOf(p).flatMap(([, t]) => Object.entries(t.Resources)).filter(([id, r]) => r.Condition && listed.has(id));
+    expect(result.resources.filter((r) => r.LogicalResourceId)).toHaveLength(expected.length + conditional.length);
+    expect(expected.length).toBeGreaterThan(600);
+  }, 300_000);
+
+  it('stands in only for types moto cannot create', async () => {
+    // A stack of one bare resource per stand-in type: a type moto supports fails on its missing properties or is listed.
+    const supported: string[] = [];
+    for (const [i, type] of STAND_INS.entries()) {
+      const stackName = `stand-in-probe-${i}`;
+      const body = JSON.stringify({ Resources: { Probe: { Type: type, Properties: {} } } });
+      const created = await cloudFormation(moto!.url, 'CreateStack', { StackName: stackName, TemplateBody: body }).then(() => true, () => false);
+      if (created) await settledStacks(moto!.url);
+      if (!created || (await stackResources(moto!.url, stackName)).some((r) => r.LogicalResourceId === 'Probe')) supported.push(type);
+    }
+    expect(supported).toEqual([]);
+    // And the stand-in itself is a type moto creates nothing for.
+    expect(STAND_INS).not.toContain(STAND_IN);
+  });
 });
