@@ -124,7 +124,9 @@ export type ViewerRead = { flags: ViewerFlags; vote: () => PollVote | undefined 
  * and its original), in one batch read (100 keys per call; none without viewers).
  */
 export async function viewersFlags(viewerIds: string[], statuses: Status[]): Promise<(viewerId: string, status: Status) => ViewerRead> {
-  const loaded = await readKeys(viewerIds.flatMap((v) => statuses.flatMap((s) => viewerFlagKeys(s, v))));
+  // What each viewer's account said (seeded in this invocation) spares the keys it cannot have: a status newer
+  // than any it favourited or reblogged, bookmarks and thread mutes it never made.
+  const loaded = await readKeys(viewerIds.flatMap((v) => { const absent = flagsKnownAbsent(v); return statuses.flatMap((s) => viewerFlagKeys(s, v, absent)); }));
   return (viewerId, s) => ({
     flags: flagsIn(loaded, s, viewerId),
     vote: () => (s.pollId ? pick(loaded, keys.pollVote(s.pollId, viewerId), pollVoteItem) : undefined),
