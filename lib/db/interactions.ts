@@ -288,10 +288,9 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
 /**
  * Writes a reblog of `original` by `reblog.accountId` (the reblog status is built
  * by the caller): the flag, the reblog status, the reblogger's own home entry,
- * the reblogged_by list entry, the original's reblogsCount and the reblogger's
- * statusesCount, all or nothing. A discoverable `reblogger` (as read before) moves its profile-directory entry with it.
- */
-/**
+ * the reblogged_by list entry and the reblogger's statusesCount, all or nothing;
+ * then the original's reblogsCount (countFlag, see "Counters" above). A
+ * discoverable `reblogger` (as read before) moves its profile-directory entry with it.
  * Writes a local reblog and the reblogger's home entry. `reblogger`: the account as this request read it; its
  * `flaggedUpTo` is raised to the original when that is newer (lib/db/viewer_summary.ts).
  */
@@ -377,8 +376,9 @@ export async function addRemoteReblog(reblog: Status, original: Status, reblogge
 
 /**
  * Undoes a reblog: the flag, the reblog status, its list entry and the reblogger's
- * own home entry go; the counters go down. `originalExists` false (the original was
- * deleted meanwhile) leaves the original's counter alone.
+ * own home entry go; the counters go down (the original's after the transaction, and
+ * only if the reblog was counted). `originalExists` false (the original was deleted
+ * meanwhile) leaves the original's counter alone.
  */
 export async function removeReblog(read: ReblogFlag, originalExists: boolean): Promise<Toggle> {
   let flag: ReblogFlag | undefined = read;
