@@ -1,9 +1,27 @@
 // Interactions of an account with a status: favourites, reblogs, bookmarks, pins
 // and conversation mutes. Each one is a flag item looked up by exact key when
 // rendering (favourited, reblogged, ...) plus, where a list is shown, list items
-// ordered by the interaction's own id. Every change of a flag, its list items and
-// the status's counter is one transaction: the flag's condition decides whether
-// anything happens, so repeating an action changes nothing and counts nothing.
+// ordered by the interaction's own id. Every change of a flag and its list items is
+// one transaction: the flag's condition decides whether anything happens, so
+// repeating an action changes nothing and counts nothing.
+//
+// Counters (issue 27). The status's favouritesCount and reblogsCount are NOT in that
+// transaction: every favourite of a viral post would then touch the one status item,
+// and DynamoDB cancels transactions that touch an item another one holds
+// (TransactionConflict), so most of a burst failed after their retries. The
+// transaction writes only items of the acting account (the flag, the list entries,
+// its own counters), which concurrent accounts never share, and marks the flag
+// `uncounted`; then countFlag claims the mark (a conditional UpdateItem of the flag
+// removing it) and, only when it won the claim, moves the status's count with a
+// single-item `ADD` (DynamoDB serialises single-item updates: they never conflict).
+// Whoever removes the mark counts, so the count moves once per flag however often a
+// request is retried. A taken-back flag is counted down only if it was counted (its
+// Delete is conditioned on the mark as read). An invocation that ends between the
+// transaction and the claim leaves the mark: the next favourite or reblog of the same
+// status by the account (a client's retry) counts it, an unfavourite drops it
+// uncounted. One that ends between the claim and the ADD loses that one count: the
+// only inexactness left, chosen over counting twice. Sharded counters summed on read
+// were the other way; they would add reads to every rendered status.
 import { z } from 'zod';
 import type { Page } from '../paging';
 import { newId } from '../ids';
@@ -14,7 +32,7 @@ import { putFanoutOwed } from './fanout_owed';
 import { statusUriPointer } from './remote';
 import { statusRecord, type Status } from './statuses';
 import { homeEntryRecord } from './timelines';
-import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, type TransactItem } from './table';
+import { batchWrite, deleteItem, getItem, nowIso, putItem, query, queryAll, transact, updateItem, type TransactItem } from './table';
 import { flagBoundRaise, markHides, noteFlagged, noteMarked } from './viewer_summary';
 import type { Account } from './accounts';
 
@@ -24,6 +42,8 @@ export const interactionItem = z.object({
   accountId: z.string(),
   statusId: z.string(),
   createdAt: z.string(),
+  /** Set by the transaction that writes the flag, removed by whoever moves the status's count for it (countFlag). */
+  uncounted: z.boolean().optional(),
 });
 export type Interaction = z.infer<typeof interactionItem>;
 
@@ -46,16 +66,54 @@ export const conversationMuteItem = z.object({ accountId: z.string(), conversati
 const ifAbsent = 'attribute_not_exists(PK)';
 const ifPresent = 'attribute_exists(PK)';
 
-const counterUpdate = (statusId: string, counter: 'favouritesCount' | 'reblogsCount', delta: 1 | -1): TransactItem => ({
-  Update: {
-    Key: keys.status(statusId),
-    UpdateExpression: 'ADD #c :d',
-    // Never ADD onto a status that is gone: that would leave a stub item behind.
-    ConditionExpression: ifPresent,
-    ExpressionAttributeNames: { '#c': counter },
-    ExpressionAttributeValues: { ':d': delta },
+type Counter = 'favouritesCount' | 'reblogsCount';
+
+/**
+ * Moves the status's count for a flag written `uncounted`: claims the mark, then ADDs. Answers false when the
+ * status is gone (nothing counted; the caller undoes the flag), true otherwise (counted here, or by another).
+ */
+async function countFlag(flagKey: keys.Key, flagId: string, statusId: string, counter: Counter): Promise<boolean> {
+  const claimed = await updateItem(
+    {
+      Key: flagKey,
+      UpdateExpression: 'REMOVE uncounted',
+      ConditionExpression: 'attribute_exists(uncounted) AND id = :id',
+      ExpressionAttributeValues: { ':id': flagId },
+    },
+    claimedItem,
+  );
+  if (!claimed) return true;
+  return moveCount(statusId, counter, 1);
+}
+const claimedItem = z.object({ PK: z.string() });
+
+/** A single-item ADD on the status (never onto a status that is gone: that would leave a stub behind). */
+async function moveCount(statusId: string, counter: Counter, delta: 1 | -1): Promise<boolean> {
+  const moved = await updateItem(
+    {
+      Key: keys.status(statusId),
+      UpdateExpression: 'ADD #c :d',
+      ConditionExpression: ifPresent,
+      ExpressionAttributeNames: { '#c': counter },
+      ExpressionAttributeValues: { ':d': delta },
+    },
+    claimedItem,
+  );
+  return moved !== undefined;
+}
+
+/** The Delete of a flag as it was read: same id, and counted or not as it was, so the caller knows whether to count down. */
+const deleteFlagAsRead = (key: keys.Key, flag: { uncounted?: boolean }, match: { attr: 'id' | 'reblogId'; value: string }): TransactItem => ({
+  Delete: {
+    Key: key,
+    ConditionExpression: `#m = :m AND ${flag.uncounted ? 'attribute_exists(uncounted)' : 'attribute_not_exists(uncounted)'}`,
+    ExpressionAttributeNames: { '#m': match.attr },
+    ExpressionAttributeValues: { ':m': match.value },
   },
 });
+
+/** Reads of a flag to take back before giving up: each is one concurrent claim or toggle seen between read and Delete. */
+const FLAG_READS = 4;
 
 /** Outcome of a toggle: whether this call changed anything, or the status vanished meanwhile. */
 export type Toggle = 'changed' | 'unchanged' | 'gone';
@@ -70,22 +128,41 @@ export const favouriteOf = (accountId: string, statusId: string) => getItem(keys
  */
 export async function addFavourite(viewer: Pick<Account, 'id' | 'flaggedUpTo'> | string, statusId: string): Promise<Toggle> {
   const accountId = typeof viewer === 'string' ? viewer : viewer.id;
-  const fav: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso() };
+  const fav: Interaction = { id: newId(), accountId, statusId, createdAt: nowIso(), uncounted: true };
   const entry = { id: fav.id, accountId, statusId };
   const writes: TransactItem[] = [
     { Put: { Item: { ...keys.favourite(accountId, statusId), ...fav }, ConditionExpression: ifAbsent } },
     { Put: { Item: { ...keys.statusFavourites(statusId, fav.id), ...entry } } },
     { Put: { Item: { ...keys.accountFavourites(accountId, fav.id), ...entry } } },
-    counterUpdate(statusId, 'favouritesCount', 1),
   ];
   const raise = flagBoundRaise(typeof viewer === 'string' ? undefined : viewer, statusId);
   const bound: TransactItem | undefined = raise && {
     Update: { Key: keys.account(accountId), UpdateExpression: `SET ${raise.set}`, ConditionExpression: raise.condition, ExpressionAttributeValues: raise.values },
   };
   const result = await flagWithBound(accountId, writes, bound && { items: [...writes, bound], index: writes.length });
-  if (result.ok) return 'changed';
-  return result.failed.includes(0) ? 'unchanged' : 'gone';
+  if (!result.ok) {
+    if (!result.failed.includes(0)) return 'gone';
+    // Favourited before: a count still owed for it (an invocation that ended before counting) is paid now.
+    const before = await favouriteOf(accountId, statusId);
+    if (before?.uncounted && !(await countFlag(keys.favourite(accountId, statusId), before.id, statusId, 'favouritesCount'))) {
+      await dropFavourite(accountId, statusId, before.id);
+      return 'gone';
+    }
+    return 'unchanged';
+  }
+  if (await countFlag(keys.favourite(accountId, statusId), fav.id, statusId, 'favouritesCount')) return 'changed';
+  // The status was deleted meanwhile: its favourite goes too.
+  await dropFavourite(accountId, statusId, fav.id);
+  return 'gone';
 }
+
+/** Removes a favourite's flag and list entries without counting (its status is gone). */
+const dropFavourite = (accountId: string, statusId: string, id: string) =>
+  transact([
+    { Delete: { Key: keys.favourite(accountId, statusId), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': id } } },
+    { Delete: { Key: keys.statusFavourites(statusId, id) } },
+    { Delete: { Key: keys.accountFavourites(accountId, id) } },
+  ]);
 
 /**
  * Runs a transaction that writes a favourite or reblog flag (`plain`), or the same with the raise of the
@@ -102,17 +179,20 @@ async function flagWithBound(accountId: string, plain: TransactItem[], bounded?:
 }
 
 export async function removeFavourite(accountId: string, statusId: string): Promise<Toggle> {
-  const fav = await favouriteOf(accountId, statusId);
-  if (!fav) return 'unchanged';
-  const result = await transact([
-    { Delete: { Key: keys.favourite(accountId, statusId), ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': fav.id } } },
-    { Delete: { Key: keys.statusFavourites(statusId, fav.id) } },
-    { Delete: { Key: keys.accountFavourites(accountId, fav.id) } },
-    counterUpdate(statusId, 'favouritesCount', -1),
-  ]);
-  if (result.ok) return 'changed';
-  // A concurrent unfavourite won the race; the status itself may also be gone.
-  return result.failed.includes(0) ? 'unchanged' : 'gone';
+  for (let read = 1; read <= FLAG_READS; read++) {
+    const fav = await favouriteOf(accountId, statusId);
+    if (!fav) return 'unchanged';
+    const result = await transact([
+      deleteFlagAsRead(keys.favourite(accountId, statusId), fav, { attr: 'id', value: fav.id }),
+      { Delete: { Key: keys.statusFavourites(statusId, fav.id) } },
+      { Delete: { Key: keys.accountFavourites(accountId, fav.id) } },
+    ]);
+    // Gone or counted meanwhile by a concurrent request: read it again.
+    if (!result.ok) continue;
+    if (fav.uncounted || (await moveCount(statusId, 'favouritesCount', -1))) return 'changed';
+    return 'gone';
+  }
+  throw new Error(`removeFavourite: the favourite of ${statusId} by ${accountId} kept changing`);
 }
 
 // ---- bookmarks ----
@@ -208,10 +288,9 @@ export const reblogFlagOf = (accountId: string, statusId: string) => getItem(key
 /**
  * Writes a reblog of `original` by `reblog.accountId` (the reblog status is built
  * by the caller): the flag, the reblog status, the reblogger's own home entry,
- * the reblogged_by list entry, the original's reblogsCount and the reblogger's
- * statusesCount, all or nothing. A discoverable `reblogger` (as read before) moves its profile-directory entry with it.
- */
-/**
+ * the reblogged_by list entry and the reblogger's statusesCount, all or nothing;
+ * then the original's reblogsCount (countFlag, see "Counters" above). A
+ * discoverable `reblogger` (as read before) moves its profile-directory entry with it.
  * Writes a local reblog and the reblogger's home entry. `reblogger`: the account as this request read it; its
  * `flaggedUpTo` is raised to the original when that is newer (lib/db/viewer_summary.ts).
  */
@@ -231,12 +310,31 @@ export async function addReblog(
   const raise = flagBoundRaise(read, original.id);
   const bounded = raise && { items: [...reblogWrites(reblog, original, reblogger, raise), ...home], index: REBLOGGER_UPDATE };
   const result = await flagWithBound(reblog.accountId, [...reblogWrites(reblog, original, reblogger), ...home], bounded);
-  if (result.ok) return 'changed';
-  return result.failed.includes(0) ? 'unchanged' : 'gone';
+  return countReblog(result, reblog, original.id, 0);
+}
+
+/**
+ * After a reblog's transaction: counts it on the original (or a count owed for the account's earlier reblog of it);
+ * a reblog of an original deleted meanwhile is undone. `flagAt`: where the flag's Put is in the transaction.
+ */
+async function countReblog(result: Awaited<ReturnType<typeof transact>>, reblog: Status, originalId: string, flagAt: number): Promise<Toggle> {
+  const key = keys.reblogFlag(reblog.accountId, originalId);
+  if (result.ok) {
+    if (await countFlag(key, reblog.id, originalId, 'reblogsCount')) return 'changed';
+    await removeReblog({ id: reblog.id, accountId: reblog.accountId, statusId: originalId, reblogId: reblog.id, createdAt: reblog.createdAt }, false);
+    return 'gone';
+  }
+  if (!result.failed.includes(flagAt)) return result.failed.some((i) => i < flagAt) ? 'unchanged' : 'gone';
+  const before = await reblogFlagOf(reblog.accountId, originalId);
+  if (before?.uncounted && !(await countFlag(key, before.id, originalId, 'reblogsCount'))) {
+    await removeReblog(before, false);
+    return 'gone';
+  }
+  return 'unchanged';
 }
 
 /** Where reblogWrites puts the update of the reblogger's account. */
-const REBLOGGER_UPDATE = 4;
+const REBLOGGER_UPDATE = 3;
 
 /**
  * What every reblog writes, its flag first: the flag, the reblog status, the reblogged_by entry and both counters
@@ -244,12 +342,11 @@ const REBLOGGER_UPDATE = 4;
  */
 function reblogWrites(reblog: Status, original: Status, reblogger?: Listed, raise?: ReturnType<typeof flagBoundRaise>): TransactItem[] {
   const accountId = reblog.accountId;
-  const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt };
+  const flag: ReblogFlag = { id: reblog.id, accountId, statusId: original.id, reblogId: reblog.id, createdAt: reblog.createdAt, uncounted: true };
   return [
     { Put: { Item: { ...keys.reblogFlag(accountId, original.id), ...flag }, ConditionExpression: ifAbsent } },
     { Put: { Item: statusRecord(reblog), ConditionExpression: ifAbsent } },
     { Put: { Item: { ...keys.statusReblogs(original.id, reblog.id), id: reblog.id, accountId, statusId: original.id, visibility: reblog.visibility } } },
-    counterUpdate(original.id, 'reblogsCount', 1),
     {
       Update: {
         Key: keys.account(accountId),
@@ -274,19 +371,30 @@ export async function addRemoteReblog(reblog: Status, original: Status, reblogge
     { Put: { Item: statusUriPointer(reblog.uri, reblog.id), ConditionExpression: ifAbsent } },
     ...reblogWrites(reblog, original, reblogger),
   ]);
-  if (result.ok) return 'changed';
-  return result.failed.includes(0) || result.failed.includes(1) ? 'unchanged' : 'gone';
+  return countReblog(result, reblog, original.id, 1);
 }
 
 /**
  * Undoes a reblog: the flag, the reblog status, its list entry and the reblogger's
- * own home entry go; the counters go down. `originalExists` false (the original was
- * deleted meanwhile) leaves the original's counter alone.
+ * own home entry go; the counters go down (the original's after the transaction, and
+ * only if the reblog was counted). `originalExists` false (the original was deleted
+ * meanwhile) leaves the original's counter alone.
  */
-export async function removeReblog(flag: ReblogFlag, originalExists: boolean): Promise<Toggle> {
+export async function removeReblog(read: ReblogFlag, originalExists: boolean): Promise<Toggle> {
+  let flag: ReblogFlag | undefined = read;
+  for (let attempt = 1; flag && flag.reblogId === read.reblogId && attempt <= FLAG_READS; attempt++) {
+    const outcome = await removeReblogAsRead(flag, originalExists);
+    if (outcome !== 'unchanged') return outcome;
+    // Counted meanwhile by the reblog's own request, or taken back: read it again.
+    flag = await reblogFlagOf(read.accountId, read.statusId);
+  }
+  return 'unchanged';
+}
+
+async function removeReblogAsRead(flag: ReblogFlag, originalExists: boolean): Promise<Toggle> {
   const { accountId, statusId, reblogId } = flag;
   const items: TransactItem[] = [
-    { Delete: { Key: keys.reblogFlag(accountId, statusId), ConditionExpression: 'reblogId = :r', ExpressionAttributeValues: { ':r': reblogId } } },
+    deleteFlagAsRead(keys.reblogFlag(accountId, statusId), flag, { attr: 'reblogId', value: reblogId }),
     { Delete: { Key: keys.status(reblogId) } },
     { Delete: { Key: keys.statusReblogs(statusId, reblogId) } },
     { Delete: { Key: keys.homeEntry(accountId, reblogId) } },
@@ -299,10 +407,11 @@ export async function removeReblog(flag: ReblogFlag, originalExists: boolean): P
       },
     },
   ];
-  if (originalExists) items.push(counterUpdate(statusId, 'reblogsCount', -1));
   const result = await transact(items);
-  if (result.ok) return 'changed';
-  return result.failed.includes(0) ? 'unchanged' : 'gone';
+  if (!result.ok) return result.failed.includes(0) ? 'unchanged' : 'gone';
+  // The original's count, after the transaction (see "Counters" above); the original deleted meanwhile is no failure.
+  if (originalExists && !flag.uncounted) await moveCount(statusId, 'reblogsCount', -1);
+  return 'changed';
 }
 
 /** Every entry of a status's reblogged_by list (all pages, private reblogs included): what deleting the status undoes. */
