@@ -153,7 +153,7 @@ async function main() {
       while (queued.length > 0) {
         const message = fanoutMessage.parse(JSON.parse(queued.shift()!));
         const t = performance.now();
-        await processFanout(message);
+        await inRequestScope(() => processFanout(message));
         pages.push(performance.now() - t);
       }
       const total = pages.reduce((a, b) => a + b, 0);
