@@ -22,10 +22,10 @@
 // partitions and so is each public or hashtag channel, an item going to the
 // shard of its connection id (lib/db/keys.ts, where the arithmetic is), so
 // connects and subscribes spread their writes. The publisher reads the online
-// set through `recentOnlineListeners`: every shard in parallel, kept per
-// container for ONLINE_MEMO_TTL_MS, so a burst of posts on one worker costs one
-// read of the set per 3 s however many posts and listeners there are; and a
-// shared channel's pages through `subscribersPage`, kept CHANNEL_PAGE_TTL_MS.
+// set through `recentOnlineListeners`: every shard in parallel, 16 Queries
+// however many listeners there are; and a shared channel's pages through
+// `subscribersPage`, one shard at a time. Nothing is kept across publishes
+// (see recentOnlineListeners).
 // A per-account marker read by BatchGet for each fan-out page's recipients
 // would bound a read by the page instead, but at 0.5 RRU per recipient a page of
 // 1,000 followers would cost 500 RRU against ~1 RRU per 40 listeners for the
@@ -39,7 +39,6 @@
 // still exists and its login is not disabled: a withdrawal that lands first is
 // never undone by a stream that was being opened at that moment.
 import { z } from 'zod';
-import { memo } from '../memo';
 import * as keys from './keys';
 import type { Key } from './keys';
 import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, type TransactItem } from './table';
@@ -240,7 +239,6 @@ export async function saveConnection(
   // The slots last, so a failed index at or past `firstSlot` names a slot.
   const firstSlot = items.length;
   const result = await transact([...items, ...slots.map((key) => slotPut(key, input.connectionId, expiresAt))]);
-  streamWritten();
   if (!result.ok) {
     const withdrawn = access && withdrawnBy(access, result.failed);
     if (withdrawn) return { ok: false, withdrawn };
@@ -273,7 +271,6 @@ export async function addStream(conn: Connection, binding: StreamBinding): Promi
     ...subscriptionPuts(conn, binding, conn.expiresAt).map((Item): TransactItem => ({ Put: { Item } })),
     ...onlineStreamUpdate(conn, binding, 'ADD'),
   ]);
-  streamWritten();
   if (result.ok) return 'added';
   return (access && withdrawnBy(access, result.failed)) || 'full';
 }
@@ -292,7 +289,6 @@ export async function removeStream(conn: Connection, binding: StreamBinding): Pr
     ...binding.channels.map((channel): TransactItem => ({ Delete: { Key: keys.channelSubscription(channel, conn.connectionId, binding.stream) } })),
     ...onlineStreamUpdate(conn, binding, 'DELETE'),
   ]);
-  streamWritten();
 }
 
 /** Deletes a connection item; answers what it held, so its subscriptions can be deleted too. */
@@ -305,7 +301,6 @@ export async function deleteSubscriptions(connectionId: string, bindings: Pick<S
   if (accountId) deletes.push(keys.onlineListener(accountId, connectionId));
   if (tokenId) deletes.push(keys.tokenStream(tokenId, connectionId));
   await batchWrite([], deletes);
-  streamWritten();
 }
 
 /**
@@ -324,7 +319,6 @@ export async function deleteSubscriptionItems(subs: Pick<Subscription, 'channel'
     }
   }
   await batchWrite([], [...deletes.values()]);
-  streamWritten();
 }
 
 /** SSE listeners hold their registration this long and refresh it well before it lapses. */
@@ -363,11 +357,9 @@ export async function saveSseListener(
   ];
   if (!access) {
     await batchWrite(puts);
-    streamWritten();
     return undefined;
   }
   const result = await transact([...accessChecks(access), ...puts.map((Item): TransactItem => ({ Put: { Item } }))]);
-  streamWritten();
   return result.ok ? undefined : (withdrawnBy(access, result.failed) ?? 'revoked');
 }
 
@@ -397,7 +389,6 @@ export async function deleteTokenStreams(streams: TokenStream[]): Promise<void> 
     keys.tokenStream(s.tokenId, s.listenerId),
   ]);
   await batchWrite([], deletes);
-  streamWritten();
 }
 
 /**
@@ -428,16 +419,12 @@ export async function onlineListeners(): Promise<Map<string, OnlineListener[]>> 
 }
 
 /**
- * How long a container serves the online set it read, and so how late a stream opened on another container
- * (a connect, a subscribe, an SSE listener) is heard by this container's publishes: at most 3 s of events
- * missed. A stream that closed meanwhile costs a post answered 410 Gone, which forgets it. Writes made in this
- * container forget the set at once.
+ * The online set for a publish: every shard, read now. Nothing is kept past the read: an answer kept for a few
+ * seconds hid a stream opened on another container for as long, and its first events were lost for good (the
+ * streaming end-to-end suites showed it: a post made just after opening a stream never came). The reads stay
+ * bounded by the shards, not by the listeners.
  */
-export const ONLINE_MEMO_TTL_MS = 3_000;
-const keptOnline = memo(onlineListeners, { ttlMs: ONLINE_MEMO_TTL_MS });
-
-/** The online set as read at most ONLINE_MEMO_TTL_MS ago in this container (`onlineListeners`); frozen, shared by every caller. */
-export const recentOnlineListeners = (): Promise<ReadonlyMap<string, readonly OnlineListener[]>> => keptOnline.get();
+export const recentOnlineListeners = (): Promise<ReadonlyMap<string, readonly OnlineListener[]>> => onlineListeners();
 
 /** The accounts with an open stream (`onlineListeners`, keys only). */
 export const onlineAccounts = async (): Promise<Set<string>> => new Set((await onlineListeners()).keys());
@@ -451,43 +438,18 @@ export async function subscribersOf(channel: string): Promise<Subscription[]> {
   return parts.flat().filter((s) => s.expiresAt > now);
 }
 
-/**
- * How long a container serves a page of a shared channel's subscriptions it read: a burst of public posts reads
- * each shard once per 2 s, and an empty shard (most of them, most of the time) costs one Query per 2 s instead of
- * one per post. A listener subscribed on another container is heard at most 2 s late; writes made in this
- * container forget every page at once.
- */
-export const CHANNEL_PAGE_TTL_MS = 2_000;
-/** Pages kept at most (a container's few busy channels); past it the oldest go first. */
-const CHANNEL_PAGES_KEPT = 2_000;
 type SubscribersPage = { rows: { sk: string; sub?: Subscription }[]; more: boolean };
-const keptPages = new Map<string, { until: number; page: Promise<SubscribersPage> }>();
-
-/** A write of a stream (connect, subscribe, listener, disconnect, 410): this container's kept reads may predate it. */
-function streamWritten(): void {
-  keptOnline.forget();
-  keptPages.clear();
-}
 
 /**
  * Up to `limit` subscription items of one shard of a channel (`shard`: 0 for an account's own channel, which has
  * one partition) in key order, starting after the key `after` (an SK): one Query of a bounded page, so a
- * publisher's work per call is bounded whatever the number of listeners; kept CHANNEL_PAGE_TTL_MS. Each row has
+ * publisher's work per call is bounded whatever the number of listeners. Each row has
  * its SK (a cursor to resume after it) and its subscription, or none when it has expired (TTL deletion is lazy).
  * `more`: the shard has items past this page.
  */
 export function subscribersPage(channel: string, shard: number, after: string | undefined, limit: number): Promise<SubscribersPage> {
   const pk = keys.isShardedChannel(channel) ? keys.channelShardPartition(channel, shard) : keys.channelPartition(channel);
-  const id = `${pk}|${after ?? ''}|${limit}`;
-  const now = Date.now();
-  const kept = keptPages.get(id);
-  if (kept && now < kept.until) return kept.page;
-  const page = readSubscribersPage(pk, after, limit);
-  if (keptPages.size >= CHANNEL_PAGES_KEPT) keptPages.delete(keptPages.keys().next().value!);
-  keptPages.set(id, { until: now + CHANNEL_PAGE_TTL_MS, page });
-  // A failed read is not kept.
-  page.catch(() => keptPages.get(id)?.page === page && keptPages.delete(id));
-  return page;
+  return readSubscribersPage(pk, after, limit);
 }
 
 async function readSubscribersPage(pk: string, after: string | undefined, limit: number): Promise<SubscribersPage> {

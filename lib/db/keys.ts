@@ -514,13 +514,14 @@ export const deliverySlot = (host: string, slot: number): Key => ({ PK: delivery
  * - writes: a connect is one transaction, 2 WRU for its ~100-byte online item (and 2 per shared-channel
  *   subscription), so one partition holds ~500 connects/s; 16 shards hold ~8,000/s for the online set, and ~8,000
  *   subscribes/s to one channel.
- * - online reads: the publisher reads every shard once per worker container per ONLINE_MEMO_TTL_MS (3 s). With
- *   L listeners a shard holds L/16 items of ~100 bytes: at L = 100,000, 625 KB, 78 RRU (eventually consistent);
- *   50 busy containers read it 17 times a second, ~1,300 RRU/s per shard, under half the limit.
+ * - online reads: every fan-out page reads every shard. With L listeners a shard holds L/16 items of ~100 bytes;
+ *   at P pages a second each shard takes P * L/16 * 100 / 8,192 RRU/s (eventually consistent): at 167 pages/s
+ *   (10,000 posts a minute) that stays under 3,000 up to about 23,000 open streams, and at 20 pages/s up to
+ *   about 190,000. (A per-container cache of a few seconds would multiply these by the pages it saves, but it
+ *   hides a stream opened on another container for as long: lib/db/connections.ts, recentOnlineListeners.)
  * - channel reads: a public post to a 10,000-listener channel reads its ~2.5 MB of subscriptions once over its
  *   pages, ~310 RRU; spread over 16 shards ~20 RRU each, so a shard takes ~150 such posts a second.
- * 32 would double every bound but also the Queries of a publish to an empty channel (one per shard, kept 2 s per
- * container); 16 is enough for the limits above.
+ * 32 would double every bound but also the Queries of a publish to an empty channel (one per shard).
  */
 export const STREAM_SHARDS = 16;
 /** The shard of a connection or listener id: FNV-1a (32 bits) of its characters, modulo STREAM_SHARDS; the same on every container. */

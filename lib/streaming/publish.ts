@@ -11,12 +11,12 @@
 // and appends the event to the log of every channel that has a server-sent
 // event listener (lib/db/stream_log.ts).
 //
-// Cost: the fan-out reads the online set (its STREAM_SHARDS partitions in parallel)
-// at most once per worker container per 3 s (`recentOnlineListeners`); it lists
+// Cost: the fan-out reads the online set (its STREAM_SHARDS partitions in parallel,
+// `recentOnlineListeners`) once per page; it lists
 // every open stream of every account, so the recipients who listen are found
 // without a read per recipient, and a follower without an open stream costs
 // nothing at all. Public and hashtag channels are read a page at a time over
-// their shards, each shard's page kept 2 s per container; a notification costs
+// their shards; a notification costs
 // one Query of its recipient's channel. See lib/db/README.md, "Streaming delivery".
 //
 // Which receivers are filtered, as Mastodon 3.x: home, list and direct events go
