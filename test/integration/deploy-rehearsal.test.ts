@@ -6,13 +6,13 @@
 // loaded; the other stages' templates are built with unbundled handlers (only the
 // templates are checked there). Last, prod and the feature stage are deployed into moto's
 // CloudFormation as `serverless deploy` would deploy them, every nested stack included.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { startMoto, stopMoto, type Moto } from '../support/moto';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import aws4 from 'aws4';
-import { freePort } from '../../infra/local/emulators';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -583,42 +583,6 @@ async function settledStacks(url: string): Promise<StackSummary[]> {
   }
 }
 
-const INSTALL_MOTO = "moto's server is needed for this test: `python3 -m pip install 'moto[server]'` (Debian 12 packages no moto) provides `moto_server`";
-
-/** Starts moto_server on a free port, as test/integration/secrets.test.ts does; its URL. */
-async function startMoto(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(err.code === 'ENOENT' ? INSTALL_MOTO : `moto_server did not start: ${err.message}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`moto_server exited (${code}) before answering; ${INSTALL_MOTO}\n${output}`)));
-  });
-  failed.catch(() => undefined);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answered = await Promise.race([
-      fetch(`${url}/moto-api/`).then((res) => res.body?.cancel().then(() => true) ?? true, () => false),
-      failed,
-    ]);
-    if (answered) return { url, child };
-    if (Date.now() > deadline) throw new Error(`moto_server did not answer on ${url} within 60 s\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function stopMoto(child: ChildProcess | undefined) {
-  if (!child?.pid || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
-}
-
 type Deployed = { stacks: StackSummary[]; resources: StackResource[]; failure?: string };
 
 /**
@@ -654,14 +618,14 @@ async function deployToMoto(url: string, p: Packaged, stackName: string): Promis
 }
 
 describe('deploying into moto\'s CloudFormation', () => {
-  let moto: { url: string; child: ChildProcess } | undefined;
+  let moto: Moto | undefined;
 
   beforeAll(async () => {
     moto = await startMoto();
   }, 90_000);
 
   afterAll(async () => {
-    await stopMoto(moto?.child);
+    await stopMoto(moto);
   });
 
   it.each(['prod', FEATURE])('creates every stack of %s, root and nested, and every resource moto supports', async (stage) => {

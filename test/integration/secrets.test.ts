@@ -4,8 +4,8 @@
 // answers 500 {"error"} and touches nothing, and no stage but `local` runs on
 // the public development secret. SSM is moto's server, started for this file,
 // behind a counting relay so the test sees every call the functions make.
+import { startMoto, stopMoto, type Moto } from '../support/moto';
 import { config, useDeployedOrigin } from '../../lib/config';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
@@ -29,40 +29,11 @@ import { freePort } from '../../infra/local/emulators';
 import { aUser, type UserFixture } from '../support/factories';
 import { call } from '../support/http';
 
-const INSTALL_MOTO = "moto's server is needed for this test: `python3 -m pip install 'moto[server]'` (Debian 12 packages no moto) provides `moto_server`";
-
-let moto: ChildProcess | undefined;
+let moto: Moto | undefined;
 let relay: Server | undefined;
 let motoUrl = '';
 /** The SSM parameter names of every GetParameters call that reached SSM, one entry per call. */
 const getParametersCalls: string[][] = [];
-
-async function startMoto(): Promise<string> {
-  const port = await freePort();
-  const child = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  moto = child;
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(err.code === 'ENOENT' ? INSTALL_MOTO : `moto_server did not start: ${err.message}`)),
-    );
-    child.once('exit', (code) => reject(new Error(`moto_server exited (${code}) before answering; ${INSTALL_MOTO}\n${output}`)));
-  });
-  failed.catch(() => undefined);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answered = await Promise.race([
-      fetch(`${url}/moto-api/`).then((res) => res.body?.cancel().then(() => true) ?? true, () => false),
-      failed,
-    ]);
-    if (answered) return url;
-    if (Date.now() > deadline) throw new Error(`moto_server did not answer on ${url} within 60 s\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Passes every request on to moto unchanged, noting the GetParameters calls. */
 async function startRelay(target: string): Promise<string> {
@@ -89,18 +60,15 @@ async function startRelay(target: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  motoUrl = await startMoto();
+  moto = await startMoto();
+  motoUrl = moto.url;
   process.env.AWS_ENDPOINT_URL_SSM = await startRelay(motoUrl);
 }, 90_000);
 
 afterAll(async () => {
   delete process.env.AWS_ENDPOINT_URL_SSM;
   await new Promise<void>((resolve) => (relay ? relay.close(() => resolve()) : resolve()));
-  if (moto?.pid && moto.exitCode === null) {
-    const exited = new Promise<void>((resolve) => moto!.once('exit', () => resolve()));
-    process.kill(-moto.pid, 'SIGTERM');
-    await exited;
-  }
+  await stopMoto(moto);
 });
 
 // Each test states the stage's settings; the file's own (test/support/env.ts) come back after it.
