@@ -31,14 +31,19 @@ harden() { # name, its type: a String becomes a SecureString with the same value
   fi
 }
 
-name="$prefix/secret-key-base"
-type="$(type_of "$name")"
-if [ "$type" = None ]; then
-  create "$name" SecureString "$(openssl rand -hex 64)"
-  echo "created $name"
-else
-  harden "$name" "$type"
-fi
+# A random SecureString, made once (name, bytes); an existing one is only hardened.
+random_secret() {
+  local type
+  type="$(type_of "$1")"
+  if [ "$type" = None ]; then
+    create "$1" SecureString "$(openssl rand -hex "$2")"
+    echo "created $1"
+  else
+    harden "$1" "$type"
+  fi
+}
+
+random_secret "$prefix/secret-key-base" 64
 
 public_type="$(type_of "$prefix/vapid-public-key")"
 private_type="$(type_of "$prefix/vapid-private-key")"
@@ -60,11 +65,4 @@ else
   harden "$prefix/vapid-private-key" "$private_type"
 fi
 
-name="$prefix/origin-secret"
-type="$(type_of "$name")"
-if [ "$type" = None ]; then
-  create "$name" SecureString "$(openssl rand -hex 32)"
-  echo "created $name"
-else
-  harden "$name" "$type"
-fi
+random_secret "$prefix/origin-secret" 32
