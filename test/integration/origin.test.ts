@@ -10,6 +10,7 @@ import { http } from '../../lib/http';
 import { newId } from '../../lib/ids';
 import { viewerOf } from '../../lib/origin';
 import { registerInlineWorker } from '../../lib/queue';
+import { connectRequestOf, type WebSocketEvent } from '../../lib/streaming/connections';
 import { call } from '../support/http';
 import { aRemoteActor, remoteServer, type RemoteServer } from '../support/remote-server';
 
@@ -72,6 +73,17 @@ describe('http()', () => {
     expect(forged.status).toBe(403);
     const through = await call(streamOnly, { method: 'GET', path: '/api/v1/streaming/public', headers: THROUGH });
     expect(through.status).toBe(200);
+  });
+});
+
+describe('a WebSocket handshake', () => {
+  const handshake = (headers: Record<string, string>): WebSocketEvent =>
+    ({ headers, queryStringParameters: { stream: 'public' }, requestContext: { connectionId: 'c1=', routeKey: '$connect', identity: { sourceIp: '130.176.1.1' } } }) as unknown as WebSocketEvent;
+
+  it('counts the viewer\'s address the origin names, and the connection\'s own beside a forged one', () => {
+    expect(connectRequestOf(handshake(THROUGH)).sourceIp).toBe('192.0.2.44');
+    expect(connectRequestOf(handshake({ ...THROUGH, 'x-tootless-origin': 'a guess' })).sourceIp).toBe('130.176.1.1');
+    expect(connectRequestOf(handshake({ 'x-tootless-viewer-ip': '192.0.2.44' })).sourceIp).toBe('130.176.1.1');
   });
 });
 
