@@ -4,7 +4,7 @@
 // and port of its own under a public name (alpha.test on 127.0.0.2:80), as a server
 // on the internet would.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,8 +119,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // STACK_LOG_DIR (a directory): the stack's output is also kept there, one file per stack, for a failure's post-mortem.
+  const logFile = process.env.STACK_LOG_DIR ? join(process.env.STACK_LOG_DIR, `${name ?? host}-${port}-${started}.log`) : undefined;
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (logFile) appendFileSync(logFile, chunk);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const stop = async () => {
