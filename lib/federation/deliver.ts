@@ -9,8 +9,17 @@
 // last attempt the worker throws, and the queue's own redrive (five receives,
 // its visibility timeout apart) moves the message to the dead-letter queue,
 // where an operator can see and redrive it: no second path to the DLQ to keep
-// in sync, at the price of those few last tries. Any other 4xx is the server's
-// final answer: dropped, logged.
+// in sync, at the price of those few last tries. A 401 is retried too, as
+// Mastodon retries it: a server that could not fetch our key in time (its
+// first sight of us, or our function cold) answers 401 or 503 and has the key
+// by the retry. Any other 4xx, and 501, is the server's final answer: dropped,
+// logged.
+//
+// Retry-After: a server that answers with one is asked again when it says, for
+// the first RETRY_AFTER_TRUSTED_ATTEMPTS retries (sooner than our schedule when
+// it says sooner: a key gate's "try again in 3 s"); after those, never sooner
+// than our schedule. Such an answer is the server alive and saying when, not a
+// failure of its health.
 //
 // Server health: each transient failure counts against the inbox's domain
 // (lib/db/server_health.ts); UNAVAILABLE_AFTER_FAILURES consecutive failures
@@ -30,7 +39,6 @@ import { randomBytes } from 'node:crypto';
 import { accountById } from '../db/accounts';
 import { deliveryServerState, releaseDeliverySlot, takeDeliverySlot } from '../db/delivery_slots';
 import { clearServerHealth, markServerUnavailable, recordDeliveryFailure, unavailableServers, type ServerHealth } from '../db/server_health';
-import { config } from '../config';
 import { log } from '../log';
 import { federationRefusal, refusedAmong } from '../policy/instance_domains';
 import { enqueue, MAX_DELAY_SECONDS, queueHoldsDelays } from '../queue';
@@ -73,7 +81,7 @@ const DEFER_MAX_S = 60;
  */
 export const SLOT_WAIT_MS = 1_000;
 const SLOT_POLL_MS = 100;
-/** Where the queue cannot hold a message (the lambda mode, inline workers), the worker pauses this long (at most) before sending it back. */
+/** Where the queue cannot hold a message (inline workers), the worker pauses this long (at most) before sending it back. */
 const LOCAL_DEFER_PAUSE_MS = 100;
 
 /** The server an inbox belongs to, as server health counts it: host[:port], lower-case. */
@@ -139,7 +147,19 @@ async function signerOf(message: DeliverMessage): Promise<Signer | undefined> {
 
 export type DeliveryOutcome = 'delivered' | 'dropped' | 'retrying' | 'waiting' | 'skipped' | 'deferred';
 
-const transientStatus = (status: number) => status === 408 || status === 429 || status >= 500;
+/** Answers worth another attempt (Mastodon's: 401, 408, 429 and 5xx but 501). */
+const transientStatus = (status: number) => status === 401 || status === 408 || status === 429 || (status >= 500 && status !== 501);
+
+/** Retries after which a server's Retry-After may no longer bring the next attempt before our own schedule. */
+export const RETRY_AFTER_TRUSTED_ATTEMPTS = 2;
+
+/** Seconds before attempt n+1, after attempt n failed, the server having asked for `retryAfterS` (if it did). */
+export function retryDelaySeconds(attempt: number, retryAfterS: number | undefined): number {
+  const scheduled = RETRY_DELAYS_S[Math.min(attempt, RETRY_DELAYS_S.length) - 1]!;
+  if (retryAfterS === undefined) return scheduled;
+  const asked = Math.max(1, retryAfterS);
+  return attempt <= RETRY_AFTER_TRUSTED_ATTEMPTS ? asked : Math.max(scheduled, asked);
+}
 
 /** Counts a transient failure against the server, marking it unavailable once it has kept failing. */
 async function countFailure(domain: string, now: Date): Promise<void> {
@@ -197,8 +217,8 @@ async function defer(message: DeliverMessage, slow: boolean): Promise<'deferred'
  * (for the queue's redrive to the dead-letter queue) only when the last attempt failed.
  */
 export async function deliverOne(message: DeliverMessage, now = new Date()): Promise<DeliveryOutcome> {
-  // Held back until due; only SQS can hold a message, the lambda and inline modes deliver at once.
-  if (message.notBefore && config.queueMode === 'sqs' && Date.parse(message.notBefore) > now.getTime()) {
+  // Held back until due, where the queue can hold a message (inline workers deliver at once).
+  if (message.notBefore && queueHoldsDelays('deliver') && Date.parse(message.notBefore) > now.getTime()) {
     const wait = Math.ceil((Date.parse(message.notBefore) - now.getTime()) / 1000);
     await enqueue('deliver', message, { delaySeconds: Math.min(wait, MAX_DELAY_SECONDS) });
     return 'waiting';
@@ -239,9 +259,10 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
   const slot = await takeDeliverySlot(domain, free, lease, Date.now() + timeoutMs + SLOT_LEASE_MARGIN_MS);
   if (slot === undefined) return defer(message, slow);
   let status: number | undefined;
+  let retryAfterS: number | undefined;
   let failure: string;
   try {
-    status = await postActivity(message.inbox, message.activity, signer, { timeoutMs });
+    ({ status, retryAfterS } = await postActivity(message.inbox, message.activity, signer, { timeoutMs }));
     failure = `answered ${status}`;
   } catch (err) {
     if (err instanceof FetchRefused) {
@@ -262,9 +283,10 @@ export async function deliverOne(message: DeliverMessage, now = new Date()): Pro
     log.warn('delivery refused by the server', { inbox: message.inbox, status, activity: message.activity.id });
     return 'dropped';
   }
-  await countFailure(domain, now);
+  if (retryAfterS === undefined) await countFailure(domain, now);
   if (message.attempt >= MAX_ATTEMPTS) throw new Error(`delivery to ${message.inbox} failed ${message.attempt} times; last: ${failure}`);
-  log.info('delivery failed; retrying later', { inbox: message.inbox, attempt: message.attempt, reason: failure });
-  await retryLater(message, RETRY_DELAYS_S[message.attempt - 1]!, now);
+  const delay = retryDelaySeconds(message.attempt, retryAfterS);
+  log.info('delivery failed; retrying later', { inbox: message.inbox, attempt: message.attempt, reason: failure, delay });
+  await retryLater(message, delay, now);
   return 'retrying';
 }

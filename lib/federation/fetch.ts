@@ -62,7 +62,7 @@ const agents = {
 
 const userAgent = () => `${SOFTWARE.name}/${SOFTWARE.version} (+${config.baseUrl}/)`;
 
-type Answer = { status: number; location?: string; body: Buffer; contentType: string };
+type Answer = { status: number; location?: string; body: Buffer; contentType: string; retryAfter?: string };
 
 /**
  * How a GET reads its answer beyond the size cap: `truncate` keeps the first `maxBytes` of a larger body
@@ -134,9 +134,9 @@ function send(
       const location = res.headers.location;
       const contentType = String(res.headers['content-type'] ?? '');
       if (maxBytes === 0) {
-        // The caller wants the status only: drain the answer so the connection can be reused.
+        // The caller wants the status only (and when to come back): drain the answer so the connection can be reused.
         res.resume();
-        return resolve({ status, location, body: Buffer.alloc(0), contentType });
+        return resolve({ status, location, body: Buffer.alloc(0), contentType, retryAfter: res.headers['retry-after'] });
       }
       if (read.acceptType && status >= 200 && status <= 299 && !read.acceptType(contentType)) {
         res.destroy();
@@ -253,17 +253,34 @@ export async function fetchMedia(url: string, opts: { maxBytes: number }): Promi
   return answer.body;
 }
 
-/** POST an activity to an inbox, signed by `signer`; resolves with the HTTP status, throws FetchFailed on network errors. */
-export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer, opts: { timeoutMs?: number } = {}): Promise<number> {
+/** What an inbox answered a POST: its status, and the seconds its Retry-After asks us to wait (when it sent one we can read). */
+export type PostAnswer = { status: number; retryAfterS?: number };
+
+/** The largest Retry-After believed, in seconds (a day): a later date or a larger number is read as this. */
+export const RETRY_AFTER_MAX_S = 86_400;
+
+/** A Retry-After header's wait in whole seconds from `now` (delay-seconds or an HTTP date), or undefined when unreadable. */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Math.min(Number(text), RETRY_AFTER_MAX_S);
+  const at = Date.parse(text);
+  if (!/[a-z]/i.test(text) || Number.isNaN(at)) return undefined;
+  return Math.min(Math.max(0, Math.ceil((at - now) / 1000)), RETRY_AFTER_MAX_S);
+}
+
+/** POST an activity to an inbox, signed by `signer`; resolves with the HTTP status (and Retry-After), throws FetchFailed on network errors. */
+export async function postActivity(inbox: string, activity: Record<string, unknown>, signer: Signer, opts: { timeoutMs?: number } = {}): Promise<PostAnswer> {
   try {
     await refuseSuspended(inbox);
     const url = checkOutboundUrl(inbox);
     const body = Buffer.from(JSON.stringify(activity), 'utf8');
     const headers: Record<string, string> = { 'content-type': ACTIVITY_JSON, accept: ACCEPT_AP, 'user-agent': userAgent() };
     const signed = signRequest({ method: 'POST', url: url.href, headers, body }, signer);
-    // The answer's body is not needed, only its status.
+    // The answer's body is not needed, only its status and Retry-After.
     const answer = await send(url, 'POST', { ...headers, ...signed, 'content-length': String(body.length) }, body, Date.now() + (opts.timeoutMs ?? requestTimeoutMs), 0);
-    return answer.status;
+    const retryAfterS = retryAfterSeconds(answer.retryAfter);
+    return retryAfterS === undefined ? { status: answer.status } : { status: answer.status, retryAfterS };
   } catch (err) {
     throw failure(inbox, err);
   }

@@ -42,7 +42,7 @@ import { like } from './like';
 import { add, removeFromCollection } from './pin';
 import type { Outcome, Received } from './received';
 import { undo } from './undo';
-import { update } from './update';
+import { recheckOriginSuspension, update } from './update';
 
 /**
  * How old a claim must be before a redelivery takes it over: longer than the inbox worker lives (120 s,
@@ -124,7 +124,7 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
     return finish(message, 'ignored');
   }
   // The signer's key was just verified against the stored actor: no fetch here.
-  const actor = await accountByActorUri(parts.actorUri, { fetch: false });
+  let actor = await accountByActorUri(parts.actorUri, { fetch: false });
   if (!actor || !isRemoteAccount(actor) || actor.uri !== parts.actorUri) {
     log.warn('inbox: actor not stored', { id: parts.id, actor: parts.actorUri });
     return finish(message, 'refused');
@@ -132,6 +132,8 @@ export async function processActivity(message: InboxMessage): Promise<Processed>
 
   // A suspended actor is heard only on what Mastodon still takes from one (ProcessCollectionService's
   // activity_allowed_while_suspended?): its own Delete or Update, and the Undo or Reject of what it did.
+  // Suspended by its own server: that may have been lifted by an Update this activity overtook.
+  if (actor.suspendedAt && !ALLOWED_WHILE_SUSPENDED.has(parts.type)) actor = await recheckOriginSuspension(actor);
   if (actor.suspendedAt && !ALLOWED_WHILE_SUSPENDED.has(parts.type)) {
     log.info('inbox: activity of a suspended account ignored', { id: parts.id, type: parts.type, actorId: actor.id });
     return finish(message, 'ignored');

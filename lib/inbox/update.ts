@@ -3,7 +3,9 @@
 // refreshed from the document it sends, and its `suspended` flag: suspended there, suspended here), a status it wrote (./update_note.ts: an
 // edit, kept in the status's history) or a poll (./update_question.ts: its counts
 // and close; an edit of the poll status's text goes through ./update_note.ts too).
+import type { Account } from '../db/accounts';
 import { ACTOR_TYPES, saveActorDocument } from '../federation/actors';
+import { FetchFailed, fetchObject } from '../federation/fetch';
 import { objectOf, typeOf, type ApDocument } from '../federation/vocab';
 import { suspendAccount, unsuspendAccount } from '../moderation/suspension';
 import type { Outcome, Received } from './received';
@@ -17,10 +19,35 @@ async function updateActor(received: Received, object: ApDocument): Promise<Outc
   if (object.id !== received.actor.uri) return 'ignored';
   const saved = await saveActorDocument(object, { fetchedFrom: received.actor.uri, keyId: received.actor.publicKeyId ?? undefined });
   if (!saved) return 'ignored';
-  // Its server suspended it (Mastodon's `suspended: true`), or lifted a suspension of its own; ours stays ours.
-  if (object.suspended === true && !saved.suspendedAt) await suspendAccount(saved, 'remote');
-  else if (object.suspended !== true && saved.suspendedAt && saved.suspensionOrigin === 'remote') await unsuspendAccount(saved);
+  await followOriginSuspension(saved, object);
   return 'applied';
+}
+
+/** Its server suspended it (Mastodon's `suspended: true` in its document), or lifted a suspension of its own; ours stays ours. */
+async function followOriginSuspension(saved: Account, doc: ApDocument): Promise<Account> {
+  if (doc.suspended === true && !saved.suspendedAt) return suspendAccount(saved, 'remote');
+  if (doc.suspended !== true && saved.suspendedAt && saved.suspensionOrigin === 'remote') return unsuspendAccount(saved);
+  return saved;
+}
+
+/**
+ * An activity from an actor its own server had suspended: deliveries are not ordered, and this one may have
+ * overtaken the Update that lifted the suspension (an unsuspended account's follows are sent again at once). The
+ * actor's document is read again, once per such activity (each is processed once), and its word followed; answers
+ * the account as it now stands. A suspension of ours, or a server that cannot be asked now, leaves it as it was.
+ */
+export async function recheckOriginSuspension(actor: Account): Promise<Account> {
+  if (!actor.suspendedAt || actor.suspensionOrigin !== 'remote' || !actor.uri) return actor;
+  let doc: ApDocument;
+  try {
+    doc = await fetchObject(actor.uri);
+  } catch (err) {
+    if (err instanceof FetchFailed) return actor;
+    throw err;
+  }
+  const saved = await saveActorDocument(doc, { fetchedFrom: actor.uri, keyId: actor.publicKeyId ?? undefined });
+  if (!saved || saved.id !== actor.id) return actor;
+  return followOriginSuspension(saved, doc);
 }
 
 export async function update(received: Received): Promise<Outcome> {

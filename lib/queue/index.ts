@@ -41,13 +41,18 @@ export function registerInlineQueue(queue: QueueName, keep: (message: HeldMessag
 }
 
 /**
- * Does a message sent to `queue` with a delay wait that long before its worker sees it? In SQS, and in an inline
- * queue that holds messages; the lambda mode and inline workers run it at once.
+ * Does a message sent to `queue` with a delay wait that long before its worker sees it? In SQS, in the lambda mode
+ * (the local stack's invoke endpoint holds it, infra/local/queue-front.ts) and in an inline queue that holds
+ * messages; inline workers run it at once.
  */
 export const queueHoldsDelays = (queue: QueueName): boolean =>
-  config.queueMode === 'sqs' || (config.queueMode === 'inline' && inlineQueues.has(queue));
+  config.queueMode === 'sqs' || config.queueMode === 'lambda' || (config.queueMode === 'inline' && inlineQueues.has(queue));
 
-export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
+/** The record attribute that asks the local stack's invoke endpoint to hold an invocation (infra/local/queue-front.ts). */
+const LOCAL_DELAY_ATTRIBUTE = 'DelaySeconds';
+
+/** An SQS event of `bodies`, as the queue's event source mapping hands them to its worker. `delaySeconds`: see LOCAL_DELAY_ATTRIBUTE. */
+export function sqsEvent(queue: QueueName, bodies: unknown[], delaySeconds = 0): SQSEvent {
   const now = String(Date.now());
   return {
     Records: bodies.map((body): SQSRecord => ({
@@ -60,7 +65,7 @@ export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
         SenderId: 'local',
         ApproximateFirstReceiveTimestamp: now,
       },
-      messageAttributes: {},
+      messageAttributes: delaySeconds > 0 ? { [LOCAL_DELAY_ATTRIBUTE]: { dataType: 'Number', stringValue: String(delaySeconds) } } : {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
       eventSourceARN: `arn:aws:sqs:${config.region}:000000000000:${queue}`,
@@ -71,8 +76,9 @@ export function sqsEvent(queue: QueueName, bodies: unknown[]): SQSEvent {
 
 /**
  * Sends `message` to `queue`'s worker; throws `MalformedMessage`, sending nothing, if it breaks the queue's contract.
- * `delaySeconds` (retries that back off): SQS holds the message that long (at most 900 s, SQS's limit); the
- * lambda and inline modes have no such hold and deliver at once, so a worker must not count on the delay.
+ * `delaySeconds` (retries that back off): SQS, and the local stack's invoke endpoint in the lambda mode, hold the
+ * message that long (at most 900 s, SQS's limit); inline workers run it at once, so a worker must not count on
+ * the delay there (queueHoldsDelays).
  */
 export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<Q>, opts: { delaySeconds?: number } = {}): Promise<void> {
   const checked = queueMessages[queue].safeParse(message);
@@ -88,7 +94,8 @@ export async function enqueue<Q extends QueueName>(queue: Q, message: MessageIn<
   }
   if (mode === 'lambda') {
     const FunctionName = `${config.functionPrefix}${workerFunction(queue)}`;
-    const status = await invokeEvent(FunctionName, JSON.stringify(sqsEvent(queue, [message])));
+    const delay = opts.delaySeconds === undefined ? 0 : Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(opts.delaySeconds)));
+    const status = await invokeEvent(FunctionName, JSON.stringify(sqsEvent(queue, [message], delay)));
     if (status >= 300) throw new Error(`invoke ${FunctionName}: ${status}`);
     return;
   }

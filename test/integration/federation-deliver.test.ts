@@ -7,10 +7,10 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { handler as deliverWorker } from '../../functions/workers/deliver';
 import { serverHealthOf, recordDeliveryFailure } from '../../lib/db/server_health';
-import { deliverOne, deliverTo, MAX_ATTEMPTS, RETRY_DELAYS_S, UNAVAILABLE_AFTER_FAILURES, UNAVAILABLE_FOR_MS } from '../../lib/federation/deliver';
+import { deliverOne, deliverTo, MAX_ATTEMPTS, RETRY_AFTER_TRUSTED_ATTEMPTS, RETRY_DELAYS_S, UNAVAILABLE_AFTER_FAILURES, UNAVAILABLE_FOR_MS } from '../../lib/federation/deliver';
 import { instancePublicKey, publicKeyOf } from '../../lib/federation/keys';
 import { verifyRequest } from '../../lib/federation/signatures';
-import { registerInlineWorker, sqsEvent } from '../../lib/queue';
+import { registerInlineQueue, registerInlineWorker, sqsEvent, type HeldMessage } from '../../lib/queue';
 import type { DeliverMessage } from '../../lib/queue/messages';
 import { aUser, type UserFixture } from '../support/factories';
 import { headersOf, remoteServer, type RemoteServer } from '../support/remote-server';
@@ -111,7 +111,7 @@ describe('delivering', () => {
 describe('failures', () => {
   beforeEach(useRecordingWorker);
 
-  it.each([500, 502, 503, 408, 429])('a %i comes back later as attempt 2, counted against the server', async (status) => {
+  it.each([500, 502, 503, 408, 429, 401])('a %i comes back later as attempt 2, counted against the server', async (status) => {
     server.route('POST', '/inbox', { status, body: '' });
     expect(await work(messageTo(`${server.origin}/inbox`))).toEqual({ batchItemFailures: [] });
     expect(server.received).toHaveLength(1);
@@ -127,12 +127,57 @@ describe('failures', () => {
     server = await remoteServer();
   });
 
-  it.each([400, 401, 403, 404, 410, 422])('a %i is the server\'s final answer: dropped, not retried', async (status) => {
+  it.each([400, 403, 404, 410, 422, 501])('a %i is the server\'s final answer: dropped, not retried', async (status) => {
     server.route('POST', '/inbox', { status, body: '' });
     expect(await work(messageTo(`${server.origin}/inbox`))).toEqual({ batchItemFailures: [] });
     expect(server.received).toHaveLength(1);
     expect(requeued).toEqual([]);
     expect(await serverHealthOf(server.host)).toBeUndefined();
+  });
+
+  describe('a server that says when to come back (Retry-After)', () => {
+    let held: HeldMessage[] = [];
+    beforeEach(() => {
+      held = [];
+      registerInlineQueue('deliver', (m) => held.push(m));
+    });
+
+    it('is asked again when it says, sooner than our schedule, and its health is not counted against it', async () => {
+      server.route('POST', '/inbox', { status: 503, headers: { 'retry-after': '3' }, body: 'try again' });
+      expect(await deliverOne(messageTo(`${server.origin}/inbox`))).toBe('retrying');
+      expect(held).toEqual([{ body: { ...messageTo(`${server.origin}/inbox`), attempt: 2 }, delaySeconds: 3 }]);
+      expect(await serverHealthOf(server.host)).toBeUndefined();
+    });
+
+    it('a 401 whose key fetch failed lately (an HTTP date) is asked again then, not dropped', async () => {
+      const at = new Date(Date.now() + 40_000).toUTCString();
+      server.route('POST', '/inbox', { status: 401, headers: { 'retry-after': at }, body: '' });
+      expect(await deliverOne(messageTo(`${server.origin}/inbox`, 2))).toBe('retrying');
+      expect(held).toHaveLength(1);
+      expect(held[0]!.body).toMatchObject({ attempt: 3 });
+      expect(held[0]!.delaySeconds).toBeGreaterThanOrEqual(38);
+      expect(held[0]!.delaySeconds).toBeLessThanOrEqual(41);
+    });
+
+    it(`after ${RETRY_AFTER_TRUSTED_ATTEMPTS} retries it never brings an attempt before our schedule, but may put it later`, async () => {
+      const attempt = RETRY_AFTER_TRUSTED_ATTEMPTS + 1;
+      const scheduled = RETRY_DELAYS_S[attempt - 1]!;
+      server.route('POST', '/inbox', { status: 429, headers: { 'retry-after': '2' }, body: '' });
+      await deliverOne(messageTo(`${server.origin}/inbox`, attempt));
+      server.route('POST', '/inbox', { status: 429, headers: { 'retry-after': String(scheduled + 100) }, body: '' });
+      const now = new Date();
+      await deliverOne(messageTo(`${server.origin}/inbox`, attempt), now);
+      expect(held.map((m) => m.delaySeconds)).toEqual([Math.min(scheduled, 900), Math.min(scheduled + 100, 900)]);
+      // Past SQS's fifteen minutes the message carries when it is due.
+      expect(held[1]!.body).toMatchObject({ notBefore: new Date(now.getTime() + (scheduled + 100) * 1000).toISOString() });
+    });
+
+    it('an unreadable Retry-After is our schedule', async () => {
+      server.route('POST', '/inbox', { status: 503, headers: { 'retry-after': 'soon' }, body: '' });
+      await deliverOne(messageTo(`${server.origin}/inbox`));
+      expect(held.map((m) => m.delaySeconds)).toEqual([RETRY_DELAYS_S[0]]);
+      expect(await serverHealthOf(server.host)).toMatchObject({ failures: 1 });
+    });
   });
 
   it('a destination the guard refuses is dropped without a request', async () => {
@@ -151,7 +196,7 @@ describe('failures', () => {
     expect(RETRY_DELAYS_S.reduce((a, b) => a + b, 0)).toBeGreaterThan(7 * 3600);
   });
 
-  it('outside SQS (lambda, inline) a message is not held back for its notBefore: those modes cannot delay', async () => {
+  it('where the queue cannot hold a message (inline workers) it is not held back for its notBefore', async () => {
     server.route('POST', '/inbox', { status: 202, body: '' });
     const due = new Date(Date.now() + 3600_000).toISOString();
     expect(await deliverOne({ ...messageTo(`${server.origin}/inbox`, 5), notBefore: due })).toBe('delivered');

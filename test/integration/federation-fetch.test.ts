@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import { FetchFailed, FetchRefused, fetchObject, MAX_DOCUMENT_BYTES, postActivity, REQUEST_TIMEOUT_MS, useRequestTimeout } from '../../lib/federation/fetch';
+import { FetchFailed, FetchRefused, fetchObject, MAX_DOCUMENT_BYTES, postActivity, REQUEST_TIMEOUT_MS, RETRY_AFTER_MAX_S, retryAfterSeconds, useRequestTimeout } from '../../lib/federation/fetch';
 import { instancePublicKey, instanceSigner } from '../../lib/federation/keys';
 import { verifyRequest } from '../../lib/federation/signatures';
 import { useResolver } from '../../lib/net';
@@ -229,7 +229,7 @@ describe('postActivity', () => {
   it('POSTs the activity as application/activity+json, signed over the body too, and answers the status', async () => {
     server.route('POST', '/inbox', { status: 202, body: '' });
     const signer = await instanceSigner();
-    expect(await postActivity(`${server.origin}/inbox`, activity, signer)).toBe(202);
+    expect(await postActivity(`${server.origin}/inbox`, activity, signer)).toEqual({ status: 202 });
     const req = server.received[0]!;
     expect(req.headers['content-type']).toBe('application/activity+json');
     expect(JSON.parse(req.body.toString('utf8'))).toEqual(activity);
@@ -240,13 +240,25 @@ describe('postActivity', () => {
   });
 
   it('answers error statuses as they are, and a closed port as a network failure', async () => {
-    server.route('POST', '/inbox', { status: 503, body: 'busy' });
+    server.route('POST', '/inbox', { status: 503, headers: { 'retry-after': '7' }, body: 'busy' });
     const signer = await instanceSigner();
-    expect(await postActivity(`${server.origin}/inbox`, activity, signer)).toBe(503);
+    expect(await postActivity(`${server.origin}/inbox`, activity, signer)).toEqual({ status: 503, retryAfterS: 7 });
     const port = new URL(other.origin).port;
     await other.close();
     expect(await refusal(postActivity(`http://127.0.0.1:${port}/inbox`, activity, signer))).toMatch(/^failed: .*ECONNREFUSED/);
     other = await remoteServer();
+  });
+
+  it('reads Retry-After as seconds or an HTTP date, capped at a day; anything else is unreadable', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds(' 0 ', now)).toBe(0);
+    expect(retryAfterSeconds('2026', now)).toBe(2026);
+    expect(retryAfterSeconds('Sat, 28 Nov 2026 12:01:30 GMT', now)).toBe(90);
+    expect(retryAfterSeconds('Sat, 28 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds('99999999', now)).toBe(RETRY_AFTER_MAX_S);
+    expect(retryAfterSeconds('Sat, 28 Nov 2099 12:00:00 GMT', now)).toBe(RETRY_AFTER_MAX_S);
+    for (const bad of [undefined, '', '-5', '1.5', 'soon', '12345678901', '2026-12-01']) expect(retryAfterSeconds(bad, now)).toBeUndefined();
   });
 
   it('refuses an inbox on a forbidden address before sending', async () => {

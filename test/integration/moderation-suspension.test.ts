@@ -16,6 +16,7 @@ import { getItem, queryAll } from '../../lib/db/table';
 import { apUrls } from '../../lib/federation/urls';
 import { remoteRemovalLimits } from '../../lib/moderation/remote_removal';
 import { withoutPins } from '../../lib/federation/actor_store';
+import { saveActorDocument } from '../../lib/federation/actors';
 import { suspendAccount, unsuspendAccount, SUSPENSION_RETENTION_DAYS } from '../../lib/moderation/suspension';
 import { registerInlineWorker } from '../../lib/queue';
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import { activity, aNote, collectDeliveries, receive } from '../support/activiti
 import { aPostedStatus, aRemoteAccount, aUser } from '../support/factories';
 import { call } from '../support/http';
 import { connectThroughHandler, useManagementApi } from '../support/management-api';
+import { aRemoteActor, remoteServer } from '../support/remote-server';
 
 const ok = async (_event: SQSEvent) => ({ batchItemFailures: [] });
 registerInlineWorker('notify', ok);
@@ -191,6 +193,37 @@ describe('remote accounts', () => {
     expect(await receive(activity(remote as { uri: string }, 'Update', person(false)))).toBe('applied');
     expect((await reload(remote)).suspendedAt).toBeNull();
     expect(await receive(activity(remote as { uri: string }, 'Create', aNote(remote as { uri: string; followersUrl: string })))).toBe('applied');
+  });
+
+  it('an activity that overtook the Update lifting its suspension: the actor is read again, and the activity applied if its server lifted it', async () => {
+    process.env.STAGE = 'local';
+    process.env.FEDERATION_ALLOW_PRIVATE = '1';
+    const peer = await remoteServer();
+    try {
+      const served = (suspended: boolean) => aRemoteActor(peer.origin, 'overtaken', { suspended }).doc;
+      const remote = (await saveActorDocument(served(false)))!;
+      const actor = remote as { uri: string; followersUrl: string };
+      expect(await receive(activity(actor, 'Update', served(true)))).toBe('applied');
+      expect(await reload(remote)).toMatchObject({ suspensionOrigin: 'remote' });
+
+      // Still suspended there: read again, and the activity changes nothing.
+      peer.route('GET', '/users/overtaken', { body: served(true) });
+      const first = aNote(actor);
+      expect(await receive(activity(actor, 'Create', first))).toBe('ignored');
+      expect(peer.received.filter((r) => r.method === 'GET')).toHaveLength(1);
+      expect(await remoteStatusIdByUri(first.id)).toBeUndefined();
+
+      // Lifted there, the Update still on its way: this activity is applied, and the suspension here is lifted.
+      peer.route('GET', '/users/overtaken', { body: served(false) });
+      const second = aNote(actor);
+      expect(await receive(activity(actor, 'Create', second))).toBe('applied');
+      expect((await reload(remote)).suspendedAt).toBeNull();
+      expect(await remoteStatusIdByUri(second.id)).toBeDefined();
+    } finally {
+      process.env.STAGE = 'test';
+      delete process.env.FEDERATION_ALLOW_PRIVATE;
+      await peer.close();
+    }
   });
 
   it('a Delete of the actor suspends it (origin remote) from its first round, then removes it', async () => {

@@ -17,10 +17,14 @@ import { startStack, type Stack, type StackOptions } from '../../support/stack';
 
 export type Server = { host: string; port: number; publicHost: string };
 
-/** How long one hop between the servers may take: a delivery, then the inbox worker, each a cold Lambda at first. */
-export const HOP_MS = 60_000;
+/**
+ * How long one hop between the servers may take: a delivery, then the inbox worker, each a cold Lambda at first;
+ * and, when the receiver's first fetch of the sender's key outlasted its limit on a loaded machine, the retry its
+ * 401 asks for (Retry-After: the key gate's minute, lib/federation/key_gate.ts), held by the queue as SQS holds it.
+ */
+export const HOP_MS = 90_000;
 /** A step's own timeout: a few hops. */
-export const STEP_MS = 150_000;
+export const STEP_MS = 200_000;
 
 /** The pair `FED_PAIR` names, else `fallback`. */
 export function pairFromEnv(fallback: [Server, Server]): [Server, Server] {
