@@ -30,6 +30,28 @@ describe('an error that escapes a handler', () => {
   });
 });
 
+describe('an error that escapes outside any request, in the Lambda runtime', () => {
+  it.each([
+    ['throw', 'uncaughtException', 'outside any request'],
+    ['rejection', 'unhandledRejection', 'rejected outside any request'],
+  ])('(%s) reaches the runtime\'s own listener, which ends the container; errors inside requests still settle only theirs', async (mode, event, message) => {
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/children/escaping-in-runtime.ts', mode], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'silent', AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' },
+      timeout: 20_000,
+    });
+    const failed = await run.then(() => undefined, (err: { code?: number; stdout?: string }) => err);
+    expect(failed?.code).toBe(3);
+    const lines = String(failed?.stdout ?? '').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { name: 'emitter', status: 500 },
+      { name: 'rejection', status: 500 },
+      { name: 'healthy', status: 200 },
+      { runtime: event, message },
+    ]);
+  });
+});
+
 const boundary = '----tootless-test-boundary';
 const truncatedFilePart = Buffer.from(
   `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\nhalf a file`,
