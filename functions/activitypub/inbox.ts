@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { HttpError } from '../../lib/errors';
 import { receiveInboxRequest } from '../../lib/federation/inbox_request';
 import { http, Reply, type Ctx } from '../../lib/http';
-import { addressSubject, hit, spent, throttles, tooManyRequests, type Budget } from '../../lib/http/ratelimit';
+import { addressSubject, exemptFromRateLimits, hit, spent, throttles, tooManyRequests, type Budget } from '../../lib/http/ratelimit';
 
 /** `username` for a personal inbox; absent for the shared inbox. */
 export const schema = z.object({ username: z.string().min(1).optional() });
@@ -44,7 +44,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'public'>) {
       },
     );
   } catch (err) {
-    if (unverifiable(err)) {
+    if (unverifiable(err) && !exemptFromRateLimits(ctx.ip)) {
       const budget = await hit(throttles.inboxUnverified, subject);
       if (spent(budget)) refuse(budget);
     }

@@ -5,7 +5,7 @@ import { accountById, type Account } from '../db/accounts';
 import { tokenByHash, type Token } from '../db/tokens';
 import { accountDisabled, accountPending, emailUnconfirmed, HttpError, outsideScopes, requiresUser, unauthorized } from '../errors';
 import { header } from './header';
-import { addressSubject, enforce, hit, isApiPath, rateLimitHeaders, throttles, type Budget, type Throttle } from './ratelimit';
+import { addressSubject, enforce, exemptFromRateLimits, hit, isApiPath, rateLimitHeaders, throttles, type Budget, type Throttle } from './ratelimit';
 import { satisfies } from './scopes';
 
 export type AuthMode = 'public' | 'optional' | 'app' | 'user';
@@ -80,6 +80,9 @@ export async function admit(
   const api = isApiPath(request.path);
   const address = addressSubject(request.ip);
   const tokenRead = readsToken(mode, raw);
+  if (exemptFromRateLimits(request.ip)) {
+    return { auth: tokenRead ? checkAuth(mode, scopes, raw !== undefined ? await resolveToken(raw) : undefined, request.unconfirmed) : undefined, budget: undefined };
+  }
   const byAccount = (request.route ?? []).filter((throttle) => throttle.per === 'account');
   const [routeBudgets, auth, tokenBudget] = await Promise.all([
     Promise.all((request.route ?? []).filter((throttle) => throttle.per !== 'account').map((throttle) => hit(throttle, address))),

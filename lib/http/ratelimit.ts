@@ -1,8 +1,10 @@
 // Rate limits as Mastodon's (config/initializers/rack_attack.rb): fixed windows
 // counted in DynamoDB (lib/db/ratelimits.ts), a 429 `{"error"}` with the
 // X-RateLimit-* headers when a budget is spent, and the same headers on the
-// answers that stay within it. Unlike Mastodon, nothing is exempt: the local
-// stack (every request from 127.0.0.1) is held to the limits AWS applies.
+// answers that stay within it. As Mastodon safelists localhost, a request from
+// loopback on the local stage is counted against nothing (config.rateLimitLoopback
+// turns that off); on a deployed stage the viewer's address comes from the
+// distribution (lib/origin.ts) and nothing is exempt.
 import { isIP } from 'node:net';
 import { uncountedWrites } from '../aws';
 import { config } from '../config';
@@ -116,6 +118,19 @@ export function withRateLimitHeaders(reply: Reply, budget: Budget | undefined): 
   if (!budget || Object.keys(reply.headers).some((k) => k.toLowerCase() === 'x-ratelimit-limit')) return reply;
   return new Reply(reply.status, reply.body, { ...rateLimitHeaders(budget), ...reply.headers }, reply.cookies, reply.kind);
 }
+
+/** Is `ip` on loopback (127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6)? */
+export function isLoopback(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 4) return ip.startsWith('127.');
+  if (family !== 6) return false;
+  const groups = ipv6Groups(ip);
+  if (groups.join(':') === '0:0:0:0:0:0:0:1') return true;
+  return groups.slice(0, 6).join(':') === '0:0:0:0:0:ffff' && parseInt(groups[6] ?? '0', 16) >> 8 === 127;
+}
+
+/** A request from `ip` is counted against no rate limit (Mastodon's localhost safelist, on the local stage only). */
+export const exemptFromRateLimits = (ip: string): boolean => !config.rateLimitLoopback && isLoopback(ip);
 
 /** Mastodon's API paths: the general budget covers these alone. */
 export const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');

@@ -2,7 +2,7 @@
 // and its password grant (where `username` carries the e-mail address).
 import { sha256 } from '../crypto';
 import { accountByEmail, type Account } from '../db/accounts';
-import { addressSubject, enforce, hit, throttles } from '../http/ratelimit';
+import { addressSubject, enforce, exemptFromRateLimits, hit, throttles } from '../http/ratelimit';
 import { secretToken } from '../ids';
 import { log } from '../log';
 import { hashPassword, verifyPassword } from '../password';
@@ -36,6 +36,7 @@ export async function checkLogin(email: string | undefined, password: string | u
  * right password is refused, so guessing gains nothing from the last try.
  */
 export async function countSignInAttempt(ip: string, email: unknown): Promise<void> {
+  if (exemptFromRateLimits(ip)) return;
   const address = typeof email === 'string' ? email.trim().toLowerCase() : '';
   // The e-mail is counted by its hash: a counter names no address, existing or not.
   enforce(

@@ -6,7 +6,7 @@ import type { App } from '../db/apps';
 import { authCodeByHash, exchangeAuthCode, spendAuthCode, tokenByHash, type Token } from '../db/tokens';
 import { log } from '../log';
 import { issueAccessToken, newAccessToken } from '../tokens';
-import { addressSubject, enforce, hit, throttles } from '../http/ratelimit';
+import { addressSubject, enforce, exemptFromRateLimits, hit, throttles } from '../http/ratelimit';
 import { authenticatedClient } from './client';
 import { invalidClient, invalidGrant, invalidRequest, invalidScope, missingParam, unsupportedGrantType } from './errors';
 import { checkLogin, countSignInAttempt, recordSignInLater } from './login';
@@ -47,7 +47,7 @@ export async function exchange(input: unknown, authorization: string | undefined
   switch (params.grant_type) {
     case 'client_credentials':
       // Counted before anything is checked, as the password grant: every grant stores a token.
-      enforce([await hit(throttles.appToken, addressSubject(ip))]);
+      if (!exemptFromRateLimits(ip)) enforce([await hit(throttles.appToken, addressSubject(ip))]);
       return clientCredentials(params, await client(params, authorization));
     case 'password':
       // Counted before anything is checked, so that no answer (not even a wrong client) comes uncounted.

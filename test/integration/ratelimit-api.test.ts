@@ -311,3 +311,57 @@ describe('per-account throttles of uploads and deletes', () => {
     expect(res.headers['x-ratelimit-remaining']).toBe('29');
   });
 });
+
+describe('loopback, as Mastodon lets localhost past its limits', () => {
+  const onStage = async (stage: string, loopbackLimited: boolean, run: () => Promise<void>) => {
+    const saved = { stage: process.env.STAGE, loopback: process.env.RATE_LIMIT_LOOPBACK };
+    process.env.STAGE = stage;
+    if (loopbackLimited) process.env.RATE_LIMIT_LOOPBACK = '1';
+    else delete process.env.RATE_LIMIT_LOOPBACK;
+    try {
+      await run();
+    } finally {
+      process.env.STAGE = saved.stage;
+      if (saved.loopback === undefined) delete process.env.RATE_LIMIT_LOOPBACK;
+      else process.env.RATE_LIMIT_LOOPBACK = saved.loopback;
+    }
+  };
+
+  it.each(['127.0.0.1', '127.0.0.5', '::1', '::ffff:127.0.0.1'])('on the local stage, %s goes past a spent budget, and its answers carry no X-RateLimit headers', async (ip) => {
+    await onStage('local', false, async () => {
+      await preload(throttles.apiAddress, addressSubject(ip), 10_000);
+      await preload(throttles.appRegistration, addressSubject(ip), 10_000);
+      const res = await instanceInfo(ip);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      const app = await from(ip, createApp, { method: 'POST', path: '/api/v1/apps', json: { client_name: 'suite', redirect_uris: 'urn:ietf:wg:oauth:2.0:oob' } });
+      expect(app.status).toBe(200);
+      // Another address on the same stage is held to its budget.
+      const other = anAddress();
+      await preload(throttles.apiAddress, addressSubject(other), 10_000);
+      expectTooManyRequests(await instanceInfo(other), throttles.apiAddress.limit);
+    });
+  });
+
+  it('with RATE_LIMIT_LOOPBACK=1 the local stage holds loopback to the limits', async () => {
+    await onStage('local', true, async () => {
+      await preload(throttles.apiAddress, addressSubject('127.0.0.9'), 10_000);
+      expectTooManyRequests(await instanceInfo('127.0.0.9'), throttles.apiAddress.limit);
+    });
+  });
+
+  it('any other stage holds loopback to the limits, whatever RATE_LIMIT_LOOPBACK says', async () => {
+    await onStage('prod', false, async () => {
+      await preload(throttles.apiAddress, addressSubject('127.0.0.10'), 10_000);
+      expectTooManyRequests(await instanceInfo('127.0.0.10'), throttles.apiAddress.limit);
+    });
+  });
+
+  it('a token from loopback still has to be valid: the exemption skips counting, not authentication', async () => {
+    await onStage('local', false, async () => {
+      expect((await me('127.0.0.1', 'not-a-token')).status).toBe(401);
+      const { token: good } = await aUser();
+      expect((await me('127.0.0.1', good)).status).toBe(200);
+    });
+  });
+});
