@@ -12,6 +12,7 @@ import {
   type CreateTableCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { LOCAL_CREDENTIALS } from '../../lib/local_stage';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -31,7 +32,7 @@ export function tableInput(tableName: string): CreateTableCommandInput {
 }
 
 // s3rver accepts only its own fixed key pair; dynalite accepts any.
-export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export { LOCAL_CREDENTIALS };
 const credentials = LOCAL_CREDENTIALS;
 
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {

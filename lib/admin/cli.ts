@@ -8,10 +8,9 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LOCAL_CREDENTIALS } from '../../infra/local/bootstrap';
-import { localSettings } from '../../infra/local/stack';
 import { setCredentialsProvider } from '../aws';
 import { config, StageNotSet } from '../config';
+import { LOCAL_CREDENTIALS, localSettings } from '../local_stage';
 import {
   AdminError,
   SETTING_KEYS,

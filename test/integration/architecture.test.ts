@@ -110,3 +110,15 @@ describe('the layers of lib/', () => {
     expect(forbidden).toEqual([]);
   });
 });
+
+describe('lib/ and what lies outside it', () => {
+  it('imports nothing of infra/, bench/, test/ or functions/: the running code stands on lib/ alone', () => {
+    const outside = ['infra', 'bench', 'test', 'functions'].map((dir) => `${join(root, dir)}/`);
+    const crossing = sources(lib).flatMap((file) =>
+      ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles
+        .filter(({ fileName }) => fileName.startsWith('.') && outside.some((dir) => resolve(dirname(file), fileName).startsWith(dir)))
+        .map(({ fileName }) => `${relative(root, file)} -> ${fileName}`),
+    );
+    expect(crossing).toEqual([]);
+  });
+});
