@@ -21,6 +21,12 @@
 //    held by a transaction or written while it reads, so what it answers is one
 //    moment's state, as DynamoDB's.
 // DynamoDB's rule that one transaction may touch an item only once is enforced too.
+// A TransactWriteItems with a ClientRequestToken is idempotent as in DynamoDB: the
+// same token with the same items within 10 minutes of a success is answered as a
+// success without writing again (so a retry of a request whose answer was lost is
+// applied once); with other items it is refused with
+// IdempotentParameterMismatchException; while the first is still running, a second
+// is refused with TransactionInProgressException.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 
@@ -108,6 +114,17 @@ const unitsOf = (body: Json): number => Number(body?.ConsumedCapacity?.CapacityU
 
 const transactionConflict: Answer = { status: 400, body: { __type: `${PREFIX}TransactionConflictException`, message: ONGOING } };
 
+/** How long DynamoDB remembers a ClientRequestToken after its transaction succeeded. */
+const TOKEN_TTL_MS = 10 * 60 * 1000;
+const idempotentMismatch: Answer = {
+  status: 400,
+  body: { __type: `${PREFIX}IdempotentParameterMismatchException`, message: 'Transaction request cannot include a client token that was used with different parameters' },
+};
+const inProgress: Answer = {
+  status: 400,
+  body: { __type: `${PREFIX}TransactionInProgressException`, message: 'Transaction with the same client token is in progress' },
+};
+
 /** A TransactGetItems under way: which of its items were written while it read. */
 type Reader = { disturbed: Set<string> };
 
@@ -126,6 +143,35 @@ export function addTransactions(server: Server): void {
   const inflight = new Map<string, Set<Promise<void>>>();
   /** TransactGetItems under way, by item id. */
   const readers = new Map<string, Set<Reader>>();
+  /** ClientRequestTokens seen: the items they came with, and when their transaction succeeded (undefined while it runs). */
+  const tokens = new Map<string, { items: string; succeededAt?: number }>();
+
+  /** Applies a TransactWriteItems once per ClientRequestToken, as DynamoDB does. */
+  async function idempotentWrite(template: IncomingMessage, input: Json): Promise<Answer> {
+    const token = input.ClientRequestToken;
+    if (token === undefined) return transactWrite(template, input);
+    if (typeof token !== 'string' || token.length < 1 || token.length > 36) return validation('ClientRequestToken must be between 1 and 36 characters');
+    const now = Date.now();
+    for (const [t, seen] of tokens) if (seen.succeededAt !== undefined && now - seen.succeededAt > TOKEN_TTL_MS) tokens.delete(t);
+    const items = JSON.stringify(input.TransactItems ?? []);
+    const seen = tokens.get(token);
+    if (seen) {
+      if (seen.items !== items) return idempotentMismatch;
+      if (seen.succeededAt === undefined) return inProgress;
+      // Already applied: answered as a success, nothing written again.
+      return { status: 200, body: {} };
+    }
+    const entry: { items: string; succeededAt?: number } = { items };
+    tokens.set(token, entry);
+    const answer = await transactWrite(template, input).catch((err: unknown) => {
+      tokens.delete(token);
+      throw err;
+    });
+    // Only a success is remembered: a cancelled or refused transaction wrote nothing, and may be sent again.
+    if (answer.status === 200) entry.succeededAt = Date.now();
+    else tokens.delete(token);
+    return answer;
+  }
 
   const keyNames = async (template: IncomingMessage, table: string): Promise<string[] | Answer> => {
     const known = keySchemas.get(table);
@@ -362,7 +408,7 @@ export function addTransactions(server: Server): void {
           send(res, { status: 400, body: { __type: 'com.amazon.coral.service#SerializationException' } });
           return;
         }
-        send(res, operation === 'TransactWriteItems' ? await transactWrite(req, input) : await transactGet(req, input));
+        send(res, operation === 'TransactWriteItems' ? await idempotentWrite(req, input) : await transactGet(req, input));
       })
       .catch((err: unknown) => {
         if (!res.headersSent) send(res, { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: String(err) } });

@@ -8,6 +8,7 @@
 // command, each attempt on the wire for the wait time, writes that took effect, capacity
 // units, S3 requests by price class and queue messages.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { config } from '../config';
 import {
   callDynamo,
@@ -132,7 +133,9 @@ const documentClient = {
   scan: (input: ScanInput) => dynamoCall('Scan', input),
   batchGet: (input: BatchGetInput) => dynamoCall('BatchGetItem', input),
   batchWrite: (input: BatchWriteInput) => dynamoCall('BatchWriteItem', input),
-  transactWrite: (input: TransactWriteInput) => dynamoCall('TransactWriteItems', input),
+  // An idempotency token per call, as the SDK fills it: the transport's retries of this
+  // one call resend the same body, so a retry after a lost answer is applied once.
+  transactWrite: (input: TransactWriteInput) => dynamoCall('TransactWriteItems', { ...input, ClientRequestToken: input.ClientRequestToken ?? randomUUID() }),
   /** Calls `observer` with every operation until the answer is called. */
   observe(observer: DynamoObserver): () => void {
     observers.add(observer);

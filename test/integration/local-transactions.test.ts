@@ -235,3 +235,73 @@ describe('local transactions conflict as in DynamoDB', () => {
     await transact([put('c7-new'), put('c7-text')]);
   });
 });
+
+describe('local transactions honour ClientRequestToken as DynamoDB does', () => {
+  it('applies once a transaction the SDK retries after its answer was lost (same token on the wire twice)', async () => {
+    const endpoint = await db.config.endpoint!();
+    const base = new DynamoDBClient({
+      endpoint: `${endpoint.protocol}//${endpoint.hostname}:${endpoint.port}`,
+      region: 'us-east-1',
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 4,
+      retryMode: 'standard',
+    });
+    // The first answer reaches the client as a dropped connection, after the emulator applied the transaction.
+    const tokens: string[] = [];
+    let lose = true;
+    base.middlewareStack.add(
+      (next) => async (args) => {
+        tokens.push(JSON.parse(String((args.request as { body: string }).body)).ClientRequestToken);
+        const out = await next(args);
+        if (lose) {
+          lose = false;
+          throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+        }
+        return out;
+      },
+      { step: 'deserialize', priority: 'low', name: 'loseFirstAnswer' },
+    );
+    const retrying = DynamoDBDocumentClient.from(base);
+    try {
+      const out = await retrying.send(new TransactWriteCommand({ TransactItems: [add('t1-counter'), put('t1-x', { by: 'retried' })] }));
+      expect(out.$metadata.attempts).toBe(2);
+    } finally {
+      retrying.destroy();
+    }
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).toEqual(expect.any(String));
+    expect(tokens[1]).toBe(tokens[0]);
+    expect(await read('t1-counter')).toMatchObject({ n: 1 });
+  });
+
+  it('answers the same token with the same items as a success without writing again, and refuses it with other items', async () => {
+    const ClientRequestToken = 't2-token-0001';
+    await db.send(new TransactWriteCommand({ ClientRequestToken, TransactItems: [add('t2-counter')] }));
+    await db.send(new TransactWriteCommand({ ClientRequestToken, TransactItems: [add('t2-counter')] }));
+    expect(await read('t2-counter')).toMatchObject({ n: 1 });
+
+    const err = await failure(db.send(new TransactWriteCommand({ ClientRequestToken, TransactItems: [add('t2-counter', 5)] })));
+    expect((err as Error).name).toBe('IdempotentParameterMismatchException');
+    expect(await read('t2-counter')).toMatchObject({ n: 1 });
+
+    // Another token is another transaction.
+    await db.send(new TransactWriteCommand({ ClientRequestToken: 't2-token-0002', TransactItems: [add('t2-counter')] }));
+    expect(await read('t2-counter')).toMatchObject({ n: 2 });
+  });
+
+  it('remembers only a success: a cancelled transaction may be sent again with its token and then applies', async () => {
+    const ClientRequestToken = 't3-token-0001';
+    await db.send(new PutCommand({ TableName, Item: { ...key('t3-guard'), open: false } }));
+    const guarded: Items = [
+      { ConditionCheck: { TableName, Key: key('t3-guard'), ConditionExpression: '#o = :t', ExpressionAttributeNames: { '#o': 'open' }, ExpressionAttributeValues: { ':t': true } } },
+      add('t3-counter'),
+    ];
+    const err = await failure(db.send(new TransactWriteCommand({ ClientRequestToken, TransactItems: guarded })));
+    expect(err).toBeInstanceOf(TransactionCanceledException);
+    expect(await read('t3-counter')).toBeUndefined();
+
+    await db.send(new PutCommand({ TableName, Item: { ...key('t3-guard'), open: true } }));
+    await db.send(new TransactWriteCommand({ ClientRequestToken, TransactItems: guarded }));
+    expect(await read('t3-counter')).toMatchObject({ n: 1 });
+  });
+});

@@ -59,3 +59,30 @@ describe('emulated TransactWriteItems', () => {
     expect((err as { CancellationReasons?: CancellationReason[] }).CancellationReasons?.[0]?.Code).toBe('ConditionalCheckFailed');
   });
 });
+
+describe('TransactWriteItems idempotency through lib/aws', () => {
+  it('sends a token of its own with each call, so a resend of one call is applied once and another call applies again', async () => {
+    const { observeRequests } = await import('../../lib/aws');
+    const tokens: string[] = [];
+    const bump = { Update: { Key: { PK: 'tx-token', SK: 'X' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } };
+    const stop = observeRequests((req) => {
+      if (String(req.headers?.['X-Amz-Target'] ?? req.headers?.['x-amz-target']).endsWith('TransactWriteItems')) {
+        tokens.push(JSON.parse(String(req.body)).ClientRequestToken);
+      }
+    });
+    try {
+      await transact([bump]);
+      await transact([bump]);
+    } finally {
+      stop();
+    }
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tokens[1]).not.toBe(tokens[0]);
+    expect(await read('tx-token')).toMatchObject({ n: 2 });
+    // The same token sent again (a retry of the first call) is answered without applying again.
+    const Update = { ...bump.Update, TableName: TableName() };
+    await dynamo().transactWrite({ ClientRequestToken: tokens[0], TransactItems: [{ Update }] });
+    expect(await read('tx-token')).toMatchObject({ n: 2 });
+  });
+});
