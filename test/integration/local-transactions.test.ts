@@ -251,7 +251,8 @@ describe('local transactions honour ClientRequestToken as DynamoDB does', () => 
     let lose = true;
     base.middlewareStack.add(
       (next) => async (args) => {
-        tokens.push(JSON.parse(String((args.request as { body: string }).body)).ClientRequestToken);
+        const body = (args.request as { body: string | Uint8Array }).body;
+        tokens.push(JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)).ClientRequestToken);
         const out = await next(args);
         if (lose) {
           lose = false;
