@@ -1,33 +1,53 @@
-// The AWS calls the functions make, each reading its endpoint from the environment so
-// the same code runs against AWS, LocalStack and the embedded emulators. They go through
-// a thin signed-HTTP transport (./transport.ts: aws4's SigV4, node:http(s), the SDK's
-// retry rules), not the SDK clients, which weighed ~400 kB in every bundle. The SDK stays
-// for the operator CLI (its credential chain, lib/admin/dead_letters.ts) and the tests.
+// The AWS calls the functions make, through the AWS SDK v3 clients (DynamoDB through lib-dynamodb's document
+// client; S3, SQS, Lambda, SSM, SES v2 and the API Gateway Management API through their own), each built once per
+// container on its first use, with explicit timeouts and the standard retry mode, its endpoint read from the
+// environment so that the same code runs against AWS, LocalStack and the embedded emulators (./clients.ts).
 //
-// Metering (below) counts what the SDK middleware counted before: DynamoDB calls per
-// command, each attempt on the wire for the wait time, writes that took effect, capacity
-// units, S3 requests by price class and queue messages.
+// Metering (below) counts what the benches and tests read: DynamoDB calls per command, each attempt on the wire
+// for the wait time (SDK middleware inside the retry loop), writes that took effect, capacity units, S3 requests
+// by price class and queue messages.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
-import { config } from '../config';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  callDynamo,
-  type BatchGetInput,
-  type BatchWriteInput,
-  type DeleteInput,
-  type GetInput,
-  type Operation,
-  type Operations,
-  type PutInput,
-  type QueryInput,
-  type ScanInput,
-  type TransactWriteInput,
-  type UpdateInput,
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
+import type { MiddlewareStack } from '@smithy/types';
+import { config } from '../config';
+import { baseSettings, clientFor, S3_REQUEST_TIMEOUT_MS } from './clients';
+import type {
+  BatchGetInput,
+  BatchWriteInput,
+  DeleteInput,
+  GetInput,
+  Operation,
+  Operations,
+  PutInput,
+  QueryInput,
+  ScanInput,
+  TransactWriteInput,
+  UpdateInput,
 } from './dynamodb';
-import { awsError, jsonError, regionalEndpoint, send, xmlError, type AwsResponse } from './transport';
 
-export { observeRequests, setCredentialsProvider, type AwsError, type AwsRequest, type Credentials, type CredentialsProvider } from './transport';
+export { setCredentialsProvider, type Credentials, type CredentialsProvider } from './clients';
 export type * from './dynamodb';
+
+/** An AWS error as the SDK throws it: named after the error type, with its `$metadata`. */
+export type AwsError = Error & { $metadata: { httpStatusCode?: number; requestId?: string; attempts?: number }; $fault?: 'client' | 'server'; [field: string]: unknown };
 
 /** DynamoDB calls made since the last reset, process-wide (benchmarks of in-process work). */
 export const dbCalls = { count: 0, reset() { this.count = 0; } };
@@ -95,6 +115,73 @@ export function countMessage(): void {
 export type DynamoObserver = (op: Operation, input: unknown) => void;
 const observers = new Set<DynamoObserver>();
 
+/** Sees each request as the SDK builds it, once per call (retries not included); may answer a function called once it is done. Tests. */
+export type AwsRequest = { service: string; headers: Record<string, string>; body: unknown };
+export type RequestObserver = (req: AwsRequest) => (() => void) | void;
+const requestObservers = new Set<RequestObserver>();
+
+/** Calls `observer` with every request sent until the answer is called. */
+export function observeRequests(observer: RequestObserver): () => void {
+  requestObservers.add(observer);
+  return () => requestObservers.delete(observer);
+}
+
+/** The middleware every client carries: the request observers (tests), and each attempt timed on the wire (the meter). */
+function instrument(stack: MiddlewareStack<any, any>, service: string): void {
+  stack.add(
+    (next) => async (args) => {
+      if (requestObservers.size === 0) return next(args);
+      const request = args.request as { headers?: Record<string, string>; body?: unknown };
+      const done = [...requestObservers].map((observe) => observe({ service, headers: request.headers ?? {}, body: request.body }));
+      try {
+        return await next(args);
+      } finally {
+        for (const finish of done) finish?.();
+      }
+    },
+    { step: 'build', name: 'tootlessObserve', override: true },
+  );
+  stack.add(
+    (next) => async (args) => {
+      const meter = meters.getStore()?.meter;
+      if (!meter) return next(args);
+      onWire(meter, 1);
+      try {
+        return await next(args);
+      } finally {
+        onWire(meter, -1);
+      }
+    },
+    { step: 'deserialize', name: 'tootlessOnWire', override: true },
+  );
+}
+
+const MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false } as const;
+const UNMARSHALL = { wrapNumbers: false } as const;
+
+/** The table's document client: up to 4 attempts, as the SDK's DynamoDB default. */
+const documents = () =>
+  clientFor('dynamodb', config.endpointFor('DYNAMODB'), () => {
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ ...baseSettings({ endpoint: config.endpointFor('DYNAMODB') }), maxAttempts: 4 }), {
+      marshallOptions: MARSHALL,
+      unmarshallOptions: UNMARSHALL,
+    });
+    instrument(client.middlewareStack, 'dynamodb');
+    return client;
+  });
+
+const COMMANDS = {
+  GetItem: GetCommand,
+  PutItem: PutCommand,
+  UpdateItem: UpdateCommand,
+  DeleteItem: DeleteCommand,
+  Query: QueryCommand,
+  Scan: ScanCommand,
+  BatchGetItem: BatchGetCommand,
+  BatchWriteItem: BatchWriteCommand,
+  TransactWriteItems: TransactWriteCommand,
+} as const;
+
 /**
  * One DynamoDB operation, metered: the call counted once (retries included), each attempt
  * timed on the wire, the write counted once it took effect (a failed condition or a
@@ -107,9 +194,8 @@ async function dynamoCall<Op extends Operation>(op: Op, given: Operations[Op][0]
   for (const observe of observers) observe(op, given);
   const capacity = scope !== undefined && config.exposeMetrics && CAPACITY_COMMANDS.has(op);
   const input = capacity ? { ...given, ReturnConsumedCapacity: 'TOTAL' as const } : given;
-  const meter = scope?.meter;
-  const endpoint = config.endpointFor('DYNAMODB') ?? regionalEndpoint('dynamodb', config.region);
-  const out = await callDynamo({ endpoint, region: config.region }, op, input, meter ? (phase) => onWire(meter, phase === 'start' ? 1 : -1) : undefined);
+  const Command = COMMANDS[op] as unknown as new (input: unknown) => Parameters<ReturnType<typeof documents>['send']>[0];
+  const out = (await documents().send(new Command(input))) as Operations[Op][1];
   if (scope?.countWrites && WRITE_COMMANDS.has(op)) scope.meter.writes += 1;
   if (capacity) {
     const units = unitsOf((out as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
@@ -133,9 +219,9 @@ const documentClient = {
   scan: (input: ScanInput) => dynamoCall('Scan', input),
   batchGet: (input: BatchGetInput) => dynamoCall('BatchGetItem', input),
   batchWrite: (input: BatchWriteInput) => dynamoCall('BatchWriteItem', input),
-  // An idempotency token per call, as the SDK fills it: the transport's retries of this
-  // one call resend the same body, so a retry after a lost answer is applied once.
-  transactWrite: (input: TransactWriteInput) => dynamoCall('TransactWriteItems', { ...input, ClientRequestToken: input.ClientRequestToken ?? randomUUID() }),
+  // The SDK gives each call an idempotency token (ClientRequestToken) and sends it again with each retry of that
+  // call, so a retry after an answer lost on the wire is applied once.
+  transactWrite: (input: TransactWriteInput) => dynamoCall('TransactWriteItems', input),
   /** Calls `observer` with every operation until the answer is called. */
   observe(observer: DynamoObserver): () => void {
     observers.add(observer);
@@ -150,100 +236,82 @@ export const isAwsError = (err: unknown, name: string): boolean => err instanceo
 
 // ---- S3: path-style against a configured endpoint (s3rver), virtual-hosted in AWS ----
 
-/** RFC 3986 encoding of each segment of an object key, slashes kept. */
-const encodeKey = (key: string) =>
-  key.split('/').map((part) => encodeURIComponent(part).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+const s3 = () =>
+  clientFor('s3', config.endpointFor('S3'), () => {
+    const endpoint = config.endpointFor('S3');
+    const client = new S3Client({ ...baseSettings({ endpoint, requestTimeout: S3_REQUEST_TIMEOUT_MS }), forcePathStyle: Boolean(endpoint) });
+    instrument(client.middlewareStack, 's3');
+    return client;
+  });
 
-async function s3Request(method: 'GET' | 'PUT' | 'DELETE', bucket: string, key: string, opts: { body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<AwsResponse> {
+/** Counts one S3 request by its price class: PUT, COPY, POST and LIST, against GET and the others. */
+function countS3(write: boolean): void {
   const meter = meters.getStore()?.meter;
-  // S3's price classes: PUT, COPY, POST and LIST requests, against GET and the others.
-  if (meter) {
-    if (method === 'PUT') meter.s3Writes = (meter.s3Writes ?? 0) + 1;
-    else meter.s3Reads = (meter.s3Reads ?? 0) + 1;
-  }
-  const configured = config.endpointFor('S3');
-  // Bucket names with dots do not match AWS's wildcard certificate: path-style there too, as the SDK does.
-  const pathStyle = Boolean(configured) || bucket.includes('.');
-  const endpoint = configured ?? (pathStyle ? regionalEndpoint('s3', config.region) : `https://${bucket}.s3.${config.region}.amazonaws.com`);
-  return send(
-    { service: 's3', region: config.region, endpoint, method, path: `${pathStyle ? `/${bucket}` : ''}/${encodeKey(key)}`, headers: opts.headers, body: opts.body },
-    xmlError,
-  );
+  if (!meter) return;
+  if (write) meter.s3Writes = (meter.s3Writes ?? 0) + 1;
+  else meter.s3Reads = (meter.s3Reads ?? 0) + 1;
 }
 
 export type PutObjectInput = { Bucket: string; Key: string; Body: Buffer | string; ContentType?: string; CacheControl?: string; ContentDisposition?: string };
 
 /** S3 PutObject. */
 export async function putObject(input: PutObjectInput): Promise<void> {
-  const headers: Record<string, string> = {};
-  if (input.ContentType) headers['Content-Type'] = input.ContentType;
-  if (input.CacheControl) headers['Cache-Control'] = input.CacheControl;
-  if (input.ContentDisposition) headers['Content-Disposition'] = input.ContentDisposition;
-  await s3Request('PUT', input.Bucket, input.Key, { body: input.Body, headers });
+  countS3(true);
+  await s3().send(new PutObjectCommand(input));
 }
 
 /** S3 GetObject: the object's bytes; a missing one throws `NoSuchKey`. */
 export async function getObject(input: { Bucket: string; Key: string }): Promise<Buffer> {
-  return (await s3Request('GET', input.Bucket, input.Key)).body;
+  countS3(false);
+  const out = await s3().send(new GetObjectCommand(input));
+  return Buffer.from(await out.Body!.transformToByteArray());
 }
 
 /** S3 DeleteObject. */
 export async function deleteObject(input: { Bucket: string; Key: string }): Promise<void> {
-  await s3Request('DELETE', input.Bucket, input.Key);
+  countS3(false);
+  await s3().send(new DeleteObjectCommand(input));
 }
 
-// ---- SQS, Lambda, SES, API Gateway management ----
+// ---- SQS, Lambda, SSM, SES, API Gateway management ----
 
-/** SQS SendMessage (JSON protocol). Sent to the configured endpoint, else to the queue URL's host, as the SDK does. */
+const sqs = () =>
+  clientFor('sqs', config.endpointFor('SQS'), () => {
+    const client = new SQSClient(baseSettings({ endpoint: config.endpointFor('SQS') }));
+    instrument(client.middlewareStack, 'sqs');
+    return client;
+  });
+
+/** SQS SendMessage. Sent to the configured endpoint, else to the queue URL's own host, as the SDK does. */
 export async function sendMessage(input: { QueueUrl: string; MessageBody: string; DelaySeconds?: number }): Promise<{ MessageId?: string }> {
-  const endpoint = config.endpointFor('SQS') ?? new URL(input.QueueUrl).origin;
-  const res = await send(
-    {
-      service: 'sqs',
-      region: config.region,
-      endpoint,
-      method: 'POST',
-      path: '/',
-      headers: { 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'AmazonSQS.SendMessage' },
-      body: JSON.stringify(input),
-    },
-    jsonError,
-  );
-  return JSON.parse(res.body.toString('utf8') || '{}') as { MessageId?: string };
+  const out = await sqs().send(new SendMessageCommand(input));
+  return { MessageId: out.MessageId };
 }
+
+const lambda = () =>
+  clientFor('lambda', config.lambdaEndpoint, () => {
+    const client = new LambdaClient(baseSettings({ endpoint: config.lambdaEndpoint }));
+    instrument(client.middlewareStack, 'lambda');
+    return client;
+  });
 
 /** Lambda Invoke with InvocationType Event (the local stack's queue adapter, at LAMBDA_ENDPOINT). Answers the HTTP status (202). */
 export async function invokeEvent(functionName: string, payload: string): Promise<number> {
-  const res = await send(
-    {
-      service: 'lambda',
-      region: config.region,
-      endpoint: config.lambdaEndpoint,
-      method: 'POST',
-      path: `/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`,
-      headers: { 'Content-Type': 'application/octet-stream', 'X-Amz-Invocation-Type': 'Event' },
-      body: payload,
-    },
-    jsonError,
-  );
-  return res.status;
+  const out = await lambda().send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(payload) }));
+  return out.StatusCode ?? 202;
 }
 
-/** SSM GetParameters with decryption (JSON 1.1 protocol). */
+const ssm = () =>
+  clientFor('ssm', config.endpointFor('SSM'), () => {
+    const client = new SSMClient(baseSettings({ endpoint: config.endpointFor('SSM') }));
+    instrument(client.middlewareStack, 'ssm');
+    return client;
+  });
+
+/** SSM GetParameters with decryption: `{ Parameters, InvalidParameters }` as the API answers. */
 export async function getParameters(names: string[]): Promise<unknown> {
-  const res = await send(
-    {
-      service: 'ssm',
-      region: config.region,
-      endpoint: config.endpointFor('SSM') ?? regionalEndpoint('ssm', config.region),
-      method: 'POST',
-      path: '/',
-      headers: { 'Content-Type': 'application/x-amz-json-1.1', 'X-Amz-Target': 'AmazonSSM.GetParameters' },
-      body: JSON.stringify({ Names: names, WithDecryption: true }),
-    },
-    jsonError,
-  );
-  return JSON.parse(res.body.toString('utf8') || '{}');
+  const { $metadata: _metadata, ...out } = await ssm().send(new GetParametersCommand({ Names: names, WithDecryption: true }));
+  return out;
 }
 
 export type EmailInput = {
@@ -252,21 +320,25 @@ export type EmailInput = {
   Content: { Simple: { Subject: { Data: string; Charset?: string }; Body: { Text?: { Data: string; Charset?: string }; Html?: { Data: string; Charset?: string } } } };
 };
 
-/** SES v2 SendEmail (REST JSON). */
+const ses = () =>
+  clientFor('sesv2', config.endpointFor('SESV2'), () => {
+    const client = new SESv2Client(baseSettings({ endpoint: config.endpointFor('SESV2') }));
+    instrument(client.middlewareStack, 'ses');
+    return client;
+  });
+
+/** SES v2 SendEmail. */
 export async function sendEmail(input: EmailInput): Promise<void> {
-  await send(
-    {
-      service: 'ses',
-      region: config.region,
-      endpoint: config.endpointFor('SESV2') ?? regionalEndpoint('email', config.region),
-      method: 'POST',
-      path: '/v2/email/outbound-emails',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-    },
-    jsonError,
-  );
+  await ses().send(new SendEmailCommand(input));
 }
+
+/** The Management API client of the WebSocket API at `endpoint` (its stage included): one per endpoint. */
+const management = (endpoint: string) =>
+  clientFor('execute-api', endpoint, () => {
+    const client = new ApiGatewayManagementApiClient(baseSettings({ endpoint }));
+    instrument(client.middlewareStack, 'execute-api');
+    return client;
+  });
 
 /**
  * API Gateway's Management API of the WebSocket API, at `endpoint` (its stage included):
@@ -274,17 +346,9 @@ export async function sendEmail(input: EmailInput): Promise<void> {
  * 410, thrown as `GoneException`.
  */
 export async function connectionRequest(endpoint: string, connectionId: string, data?: Buffer): Promise<void> {
-  await send(
-    {
-      service: 'execute-api',
-      region: config.region,
-      endpoint,
-      method: data ? 'POST' : 'DELETE',
-      path: `/@connections/${encodeURIComponent(connectionId)}`,
-      ...(data ? { body: data, headers: { 'Content-Type': 'application/octet-stream' } } : {}),
-    },
-    (res) => (res.status === 410 ? awsError(res, 'GoneException', res.body.toString('utf8')) : jsonError(res)),
-  );
+  const client = management(endpoint);
+  if (data) await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+  else await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
 }
 
 /**
@@ -294,10 +358,7 @@ export async function connectionRequest(endpoint: string, connectionId: string, 
  */
 export async function connectionState(endpoint: string, connectionId: string): Promise<'open' | 'gone'> {
   try {
-    await send(
-      { service: 'execute-api', region: config.region, endpoint, method: 'GET', path: `/@connections/${encodeURIComponent(connectionId)}` },
-      (res) => (res.status === 410 ? awsError(res, 'GoneException', res.body.toString('utf8')) : jsonError(res)),
-    );
+    await management(endpoint).send(new GetConnectionCommand({ ConnectionId: connectionId }));
     return 'open';
   } catch (err) {
     if (isAwsError(err, 'GoneException')) return 'gone';

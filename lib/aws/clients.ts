@@ -1,0 +1,75 @@
+// The SDK clients, one per service and container, built on first use (a function that never sends to a service
+// never builds its client) and built again only when what they were built for changes: the endpoint, the region or
+// the credentials in the environment (tests and the local stack set them). Every client has explicit timeouts (a
+// stalled connection fails the attempt, which the standard retry mode then retries) and the standard retry mode.
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { config } from '../config';
+
+/** Connecting to AWS (or an emulator) takes well under this on a working network. */
+export const CONNECTION_TIMEOUT_MS = 1_000;
+/** A DynamoDB, SQS, SSM or Management API call answers in milliseconds; past this the attempt is given up and retried. */
+export const REQUEST_TIMEOUT_MS = 5_000;
+/** S3 moves media (up to 40 MB on an upload): more time per attempt. */
+export const S3_REQUEST_TIMEOUT_MS = 30_000;
+
+export type Credentials = AwsCredentialIdentity;
+export type CredentialsProvider = AwsCredentialIdentityProvider;
+
+/** Where credentials come from when not from the environment (the operator CLI: profiles, SSO). */
+let provider: CredentialsProvider | undefined;
+
+/** The operator CLI run from a laptop: `setCredentialsProvider(fromNodeProviderChain())`. Functions keep the environment's. */
+export function setCredentialsProvider(next: CredentialsProvider | undefined): void {
+  provider = next;
+  built.clear();
+}
+
+/** The environment's credentials (Lambda puts them there; so do the local stack and the tests). */
+function fromEnvironment(): AwsCredentialIdentity {
+  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) {
+    throw Object.assign(new Error('AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set'), { name: 'CredentialsProviderError' });
+  }
+  return { accessKeyId, secretAccessKey, sessionToken: process.env.AWS_SESSION_TOKEN || undefined };
+}
+
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
+};
+
+/** The settings every client shares: region, credentials, timeouts, retries. */
+export function baseSettings(opts: { endpoint?: string; requestTimeout?: number } = {}) {
+  return {
+    region: config.region,
+    ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+    credentials: provider ?? (async () => fromEnvironment()),
+    retryMode: 'standard' as const,
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: opts.requestTimeout ?? REQUEST_TIMEOUT_MS,
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
+    }),
+  };
+}
+
+const built = new Map<string, unknown>();
+
+/**
+ * The client `name` for `endpoint`, built by `make` the first time it is asked for with these settings. The key
+ * holds what a client cannot change once built: the endpoint, the region and the environment's key id.
+ */
+export function clientFor<T>(name: string, endpoint: string | undefined, make: () => T): T {
+  const key = `${name}|${endpoint ?? ''}|${config.region}|${provider ? 'provider' : (process.env.AWS_ACCESS_KEY_ID ?? '')}`;
+  let client = built.get(key) as T | undefined;
+  if (!client) {
+    client = make();
+    built.set(key, client);
+  }
+  return client;
+}
