@@ -42,8 +42,15 @@ const agents = {
   https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
 };
 
+let timeouts = { request: REQUEST_TIMEOUT_MS, s3: S3_REQUEST_TIMEOUT_MS };
+/** Tests: shorter time limits, so that a server that never answers costs little (undefined restores them). */
+export function useRequestTimeout(ms: number | undefined): void {
+  timeouts = { request: ms ?? REQUEST_TIMEOUT_MS, s3: ms ?? S3_REQUEST_TIMEOUT_MS };
+  built.clear();
+}
+
 /** The settings every client shares: region, credentials, timeouts, retries. */
-export function baseSettings(opts: { endpoint?: string; requestTimeout?: number } = {}) {
+export function baseSettings(opts: { endpoint?: string; s3?: boolean } = {}) {
   return {
     region: config.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
@@ -51,7 +58,9 @@ export function baseSettings(opts: { endpoint?: string; requestTimeout?: number 
     retryMode: 'standard' as const,
     requestHandler: new NodeHttpHandler({
       connectionTimeout: CONNECTION_TIMEOUT_MS,
-      requestTimeout: opts.requestTimeout ?? REQUEST_TIMEOUT_MS,
+      requestTimeout: opts.s3 ? timeouts.s3 : timeouts.request,
+      // Without it the handler only warns when the limit passes, and the request waits on.
+      throwOnRequestTimeout: true,
       httpAgent: agents.http,
       httpsAgent: agents.https,
     }),

@@ -28,7 +28,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParametersCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { MiddlewareStack } from '@smithy/types';
 import { config } from '../config';
-import { baseSettings, clientFor, S3_REQUEST_TIMEOUT_MS } from './clients';
+import { baseSettings, clientFor } from './clients';
 import type {
   BatchGetInput,
   BatchWriteInput,
@@ -43,7 +43,7 @@ import type {
   UpdateInput,
 } from './dynamodb';
 
-export { setCredentialsProvider, type Credentials, type CredentialsProvider } from './clients';
+export { setCredentialsProvider, useRequestTimeout, type Credentials, type CredentialsProvider } from './clients';
 export type * from './dynamodb';
 
 /** An AWS error as the SDK throws it: named after the error type, with its `$metadata`. */
@@ -195,14 +195,15 @@ async function dynamoCall<Op extends Operation>(op: Op, given: Operations[Op][0]
   const capacity = scope !== undefined && config.exposeMetrics && CAPACITY_COMMANDS.has(op);
   const input = capacity ? { ...given, ReturnConsumedCapacity: 'TOTAL' as const } : given;
   const Command = COMMANDS[op] as unknown as new (input: unknown) => Parameters<ReturnType<typeof documents>['send']>[0];
-  const out = (await documents().send(new Command(input))) as Operations[Op][1];
+  // The answer without the SDK's $metadata: what lib/db reads, and compares, is the operation's output alone.
+  const { $metadata: _metadata, ...out } = (await documents().send(new Command(input))) as Operations[Op][1] & { $metadata?: unknown };
   if (scope?.countWrites && WRITE_COMMANDS.has(op)) scope.meter.writes += 1;
   if (capacity) {
     const units = unitsOf((out as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
     if (WRITE_COMMANDS.has(op)) scope.meter.writeUnits = (scope.meter.writeUnits ?? 0) + units;
     else scope.meter.readUnits = (scope.meter.readUnits ?? 0) + units;
   }
-  return out;
+  return out as Operations[Op][1];
 }
 
 /**
@@ -239,7 +240,7 @@ export const isAwsError = (err: unknown, name: string): boolean => err instanceo
 const s3 = () =>
   clientFor('s3', config.endpointFor('S3'), () => {
     const endpoint = config.endpointFor('S3');
-    const client = new S3Client({ ...baseSettings({ endpoint, requestTimeout: S3_REQUEST_TIMEOUT_MS }), forcePathStyle: Boolean(endpoint) });
+    const client = new S3Client({ ...baseSettings({ endpoint, s3: true }), forcePathStyle: Boolean(endpoint) });
     instrument(client.middlewareStack, 's3');
     return client;
   });
@@ -347,8 +348,19 @@ const management = (endpoint: string) =>
  */
 export async function connectionRequest(endpoint: string, connectionId: string, data?: Buffer): Promise<void> {
   const client = management(endpoint);
-  if (data) await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
-  else await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  try {
+    if (data) await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: data }));
+    else await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+  } catch (err) {
+    throw goneNamed(err);
+  }
+}
+
+/** A bare 410 (serverless offline's answer for a connection gone) is GoneException, as API Gateway names it. */
+function goneNamed(err: unknown): unknown {
+  const status = (err as Partial<AwsError> | undefined)?.$metadata?.httpStatusCode;
+  if (err instanceof Error && status === 410 && err.name !== 'GoneException') err.name = 'GoneException';
+  return err;
 }
 
 /**
@@ -361,7 +373,7 @@ export async function connectionState(endpoint: string, connectionId: string): P
     await management(endpoint).send(new GetConnectionCommand({ ConnectionId: connectionId }));
     return 'open';
   } catch (err) {
-    if (isAwsError(err, 'GoneException')) return 'gone';
+    if (isAwsError(goneNamed(err), 'GoneException')) return 'gone';
     throw err;
   }
 }
