@@ -5,7 +5,13 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectionRequest, dynamo, getObject, getParameters, invokeEvent, meterDb, observeRequests, sendEmail, sendMessage, useRequestTimeout, type DbMeter } from '../../lib/aws';
+import { dynamo, meterDb, observeRequests, useRequestTimeout, type DbMeter } from '../../lib/aws';
+import { invokeEvent } from '../../lib/aws/lambda';
+import { connectionRequest } from '../../lib/aws/management';
+import { getObject } from '../../lib/aws/s3';
+import { sendEmail } from '../../lib/aws/ses';
+import { sendMessage } from '../../lib/aws/sqs';
+import { getParameters } from '../../lib/aws/ssm';
 
 type Seen = { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer };
 type Answer = { status: number; body?: string; headers?: Record<string, string>; hang?: boolean };
