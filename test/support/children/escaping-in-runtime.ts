@@ -10,27 +10,9 @@ process.on('unhandledRejection', (reason) => {
   process.exit(3);
 });
 
-const { EventEmitter } = await import('node:events');
-const { http } = await import('../../../lib/http');
-const { buildEvent } = await import('../http');
-
-const context = { awsRequestId: 'guard-runtime-test' } as never;
-
-const emitterError = http(async () => {
-  const emitter = new EventEmitter();
-  setTimeout(() => emitter.emit('error', new Error('stream failed')), 5);
-  await new Promise(() => {});
-}, { auth: 'public' });
-const floatingRejection = http(async () => {
-  void Promise.reject(new Error('nobody awaited this'));
-  await new Promise(() => {});
-}, { auth: 'public' });
-const healthy = http(async () => ({ ok: true }), { auth: 'public' });
-
-for (const [name, handler] of [['emitter', emitterError], ['rejection', floatingRejection], ['healthy', healthy]] as const) {
-  const result = await handler(buildEvent({ method: 'GET', path: '/api/v1/test' }), context);
-  process.stdout.write(`${JSON.stringify({ name, status: result.statusCode })}\n`);
-}
+// Loaded after the runtime's listeners, as the runtime loads a handler.
+const { runAll } = await import('./escaping-handlers');
+await runAll({ withBody: false });
 
 // Between invocations, outside any request: the runtime's to handle.
 const mode = process.argv[2] === 'rejection' ? 'rejection' : 'throw';
