@@ -2,6 +2,7 @@
 // never builds its client) and built again only when what they were built for changes: the endpoint, the region or
 // the credentials in the environment (tests and the local stack set them). Every client has explicit timeouts (a
 // stalled connection fails the attempt, which the standard retry mode then retries) and the standard retry mode.
+import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { Agent as HttpAgent } from 'node:http';
@@ -27,16 +28,6 @@ export function setCredentialsProvider(next: CredentialsProvider | undefined): v
   built.clear();
 }
 
-/** The environment's credentials (Lambda puts them there; so do the local stack and the tests). */
-function fromEnvironment(): AwsCredentialIdentity {
-  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) {
-    throw Object.assign(new Error('AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set'), { name: 'CredentialsProviderError' });
-  }
-  return { accessKeyId, secretAccessKey, sessionToken: process.env.AWS_SESSION_TOKEN || undefined };
-}
-
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
   https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
@@ -54,7 +45,8 @@ export function baseSettings(opts: { endpoint?: string; s3?: boolean } = {}) {
   return {
     region: config.region,
     ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
-    credentials: provider ?? (async () => fromEnvironment()),
+    // The environment's credentials (Lambda puts them there; so do the local stack and the tests).
+    credentials: provider ?? fromEnv(),
     retryMode: 'standard' as const,
     requestHandler: new NodeHttpHandler({
       connectionTimeout: CONNECTION_TIMEOUT_MS,

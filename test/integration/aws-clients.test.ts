@@ -12,6 +12,7 @@ import { getObject } from '../../lib/aws/s3';
 import { sendEmail } from '../../lib/aws/ses';
 import { sendMessage } from '../../lib/aws/sqs';
 import { getParameters } from '../../lib/aws/ssm';
+import { bundled as bundle } from '../support/bundle';
 
 type Seen = { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer };
 type Answer = { status: number; body?: string; headers?: Record<string, string>; hang?: boolean };
@@ -232,5 +233,49 @@ describe('time limits and metering', () => {
       expect(meter).toMatchObject({ calls: 1, writes: 1, inFlight: 0 });
       expect(meter.waitMs).toBeGreaterThan(0);
     });
+  });
+});
+
+describe('as the functions ship them (serverless.yml custom.esbuild)', () => {
+  type Shipped = { getParameters: typeof getParameters };
+
+  it('carry the environment\'s credentials alone, not the default chain and its STS and SSO clients, and sign with them', async () => {
+    const { module, inputs, remove } = await bundle<Shipped>({ 'lib/aws/ssm.ts': ['getParameters'] });
+    try {
+      for (const gone of ['@aws-sdk/credential-provider-node/', '@aws-sdk/credential-provider-ini/', '@aws-sdk/credential-provider-sso/', '@aws-sdk/nested-clients/']) {
+        expect(inputs.filter((p) => p.includes(`node_modules/${gone}`))).toEqual([]);
+      }
+      expect(inputs.some((p) => p.endsWith('infra/bundle/credentials-from-environment.mjs'))).toBe(true);
+      answers.push({ status: 200, body: '{"Parameters":[],"InvalidParameters":["/b"]}' });
+      expect(await module.getParameters(['/b'])).toEqual({ Parameters: [], InvalidParameters: ['/b'] });
+      expect(scopeOf(seen[0]!)).toBe('us-east-1/ssm/aws4_request');
+    } finally {
+      remove();
+    }
+  }, 60_000);
+
+  it('the stand-in answers the environment\'s credentials as the default chain does, and refuses when there are none', async () => {
+    const real = (await import('@aws-sdk/credential-provider-node')).defaultProvider;
+    const standIn = (await import('../../infra/bundle/credentials-from-environment.mjs' as string)) as { defaultProvider: typeof real };
+    const names = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CREDENTIAL_EXPIRATION'] as const;
+    const before = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    const plain = (c: object) => ({ ...c, $source: undefined });
+    try {
+      for (const env of [
+        { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret' },
+        { AWS_ACCESS_KEY_ID: 'ASIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token', AWS_CREDENTIAL_EXPIRATION: '2030-01-01T00:00:00Z' },
+      ]) {
+        for (const n of names) delete process.env[n];
+        Object.assign(process.env, env);
+        expect(plain(await standIn.defaultProvider()())).toEqual(plain(await real()()));
+      }
+      for (const n of names) delete process.env[n];
+      await expect(standIn.defaultProvider()()).rejects.toMatchObject({ name: 'CredentialsProviderError' });
+    } finally {
+      for (const n of names) {
+        if (before[n] === undefined) delete process.env[n];
+        else process.env[n] = before[n];
+      }
+    }
   });
 });
