@@ -2,7 +2,7 @@
 // JSON file under MAIL_DIR (and logged) so a developer can open the links.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sendEmail } from './aws';
+import { sendEmail } from './aws/ses';
 import { config } from './config';
 import { log } from './log';
 

@@ -22,7 +22,7 @@
 // key base, on the public development value; any other stage refuses every
 // request rather than sign and seal with a value anyone can read in this file.
 import { createECDH, hkdfSync } from 'node:crypto';
-import { getParameters } from './aws';
+import { getParameters } from './aws/ssm';
 import { z } from 'zod';
 import { config, requireStage, StageNotSet, useDeployedOrigin } from './config';
 import { HttpError } from './errors';

@@ -4,7 +4,7 @@
 // bucket serves its objects to anyone who holds a key, and an activity may be
 // addressed to followers only.
 import { randomUUID } from 'node:crypto';
-import { deleteObject, getObject, putObject } from '../aws';
+import { deleteObject, getObject, putObject } from '../aws/s3';
 import { config } from '../config';
 import { log } from '../log';
 

@@ -1,5 +1,5 @@
 // Media objects in the S3 bucket, and the public URLs they are served from.
-import { deleteObject, putObject } from '../aws';
+import { deleteObject, putObject } from '../aws/s3';
 import { config } from '../config';
 import { padId, secretToken } from '../ids';
 import { log } from '../log';

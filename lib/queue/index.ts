@@ -6,7 +6,9 @@
 // message is checked against its queue's contract (./messages.ts) before it leaves.
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord, SQSBatchResponse, Context } from 'aws-lambda';
-import { countMessage, invokeEvent, sendMessage } from '../aws';
+import { countMessage } from '../aws';
+import { invokeEvent } from '../aws/lambda';
+import { sendMessage } from '../aws/sqs';
 import { config } from '../config';
 import { log } from '../log';
 import { MalformedMessage, queueMessages, type MessageIn, type QueueName } from './messages';

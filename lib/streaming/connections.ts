@@ -3,7 +3,8 @@
 // Stream names, their parameters and the error texts follow Mastodon's
 // streaming server; the channel names follow its Redis channels.
 import { z } from 'zod';
-import { connectionRequest, connectionState, isAwsError } from '../aws';
+import { isAwsError } from '../aws';
+import { connectionRequest, connectionState } from '../aws/management';
 import { config, requireStage } from '../config';
 import type { Account } from '../db/accounts';
 import {

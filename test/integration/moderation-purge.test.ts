@@ -34,7 +34,7 @@ import { handler as report } from '../../functions/reports/create';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as sweep } from '../../functions/sweeper/sweep';
-import { getObject, putObject } from '../../lib/aws';
+import { getObject, putObject } from '../../lib/aws/s3';
 import { config } from '../../lib/config';
 import { sha256 } from '../../lib/crypto';
 import { accountById, createLocalAccount, updateAccount, type Account } from '../../lib/db/accounts';

@@ -67,7 +67,8 @@ describe('TransactWriteItems idempotency through lib/aws', () => {
     const bump = { Update: { Key: { PK: 'tx-token', SK: 'X' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } };
     const stop = observeRequests((req) => {
       if (String(req.headers?.['X-Amz-Target'] ?? req.headers?.['x-amz-target']).endsWith('TransactWriteItems')) {
-        tokens.push(JSON.parse(String(req.body)).ClientRequestToken);
+        const body = req.body as string | Uint8Array;
+        tokens.push(JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)).ClientRequestToken);
       }
     });
     try {
