@@ -392,9 +392,10 @@ describe('serverless package --stage prod', () => {
 describe.each(['prod', 'main', FEATURE])('the %s stage, as CloudFormation and AWS would check it', (stage) => {
   const stack = () => packaged[stage]!;
 
-  it('warns about nothing in the configuration but the runtime Serverless v3 does not know', () => {
+  it('warns about nothing in the configuration (osls validates it, configValidationMode: error)', () => {
     const warnings = stack().output.match(/^\s+at '[^']+'/gm) ?? [];
-    expect(warnings.map((w) => w.trim())).toEqual(["at 'provider.runtime'"]);
+    expect(warnings).toEqual([]);
+    expect(stack().output).not.toMatch(/Invalid configuration/i);
   });
 
   it('splits into stacks of at most 500 resources, each template at most 1 MB and its nested templates all present', () => {
