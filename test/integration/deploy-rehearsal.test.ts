@@ -58,7 +58,8 @@ function packageStage(stage: string, extra: string[]): Packaged {
   const run = spawnSync(
     process.execPath,
     [join(root, 'node_modules/serverless/bin/serverless.js'), 'package', '--stage', stage, '--package', out, ...extra],
-    { cwd: root, env, encoding: 'utf8', timeout: 420_000 },
+    // The prod stage bundles and zips all ~300 functions: minutes on a busy 2-core machine (CI runs the suite beside it).
+    { cwd: root, env, encoding: 'utf8', timeout: 900_000 },
   );
   const output = `${run.stdout}\n${run.stderr}`;
   if (run.status !== 0) throw new Error(`serverless package --stage ${stage} failed (${run.status ?? run.signal}):\n${output}`);
@@ -78,7 +79,7 @@ beforeAll(() => {
   packaged[FEATURE] = packageStage(FEATURE, templateOnly);
   template = prod.root;
   state = JSON.parse(readFileSync(join(prod.dir, 'serverless-state.json'), 'utf8'));
-}, 1_200_000);
+}, 1_800_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
