@@ -2,9 +2,9 @@
 // publishes due scheduled statuses, sends the Update(Question) of our polls that changed (lib/federation/send_polls.ts),
 // re-drives the distributions of posts still owed after the grace period (lib/timelines/fanout_owed.ts), and does
 // the background work of suspensions: follows severed or restored, data purged after 30 days (lib/moderation/purge.ts).
-import type { ScheduledEvent } from 'aws-lambda';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import { requireStage } from '../../lib/config';
-import { log } from '../../lib/log';
+import { log, logInvocation } from '../../lib/log';
 import { loadSecrets } from '../../lib/secrets';
 import { sendChangedPolls } from '../../lib/federation/send_polls';
 import { continueDomainPurges } from '../../lib/moderation/domain_blocks';
@@ -59,7 +59,8 @@ export async function run(now: number = Date.now()) {
 // Without STAGE the function refuses to start, as every entry point (lib/config.ts).
 requireStage();
 
-export const handler = async (event: ScheduledEvent) => {
+export const handler = async (event: ScheduledEvent, context?: Context) => {
+  logInvocation(context);
   // As every entry point (lib/secrets.ts): without the secrets the run fails before it touches anything,
   // and the next minute's tries again.
   await loadSecrets();

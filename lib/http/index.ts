@@ -11,7 +11,7 @@ import { seedKnownEmpty } from '../db/viewer_summary';
 import { forbidden, HttpError, ItemTooLarge } from '../errors';
 import { isNoAccessAddress } from '../policy/ip_blocks';
 import { can, type Permission } from '../policy/roles';
-import { log } from '../log';
+import { log, logInvocation } from '../log';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets, secrets } from '../secrets';
 import { throughOrigin, viewerOf } from '../origin';
@@ -136,6 +136,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
   requireStage();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const base = async (event: Event, context: Context): Promise<Result> => {
+    logInvocation(context);
     const started = Date.now();
     const busyBefore = config.exposeMetrics ? performance.eventLoopUtilization() : undefined;
     const meter: DbMeter = { calls: 0, writes: 0 };

@@ -3,10 +3,10 @@
 // itself succeeds, so Lambda's Errors metric never sees such a failure: its log
 // line carries a MessagesFailed datum (../metrics.ts), which an alarm watches. Each message is read
 // with its queue's contract (./messages.ts); one that does not parse is dropped.
-import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import type { z } from 'zod';
 import { requireStage } from '../config';
-import { log } from '../log';
+import { log, logInvocation } from '../log';
 import { countFields } from '../metrics';
 import { inRequestScope } from '../request_scope';
 import { loadSecrets } from '../secrets';
@@ -20,7 +20,8 @@ export function worker<Q extends QueueName>(queue: Q, process: (message: Message
   // Built when a worker's module loads: without STAGE the function refuses to start.
   requireStage();
   const schema: z.ZodType<Message<Q>, z.ZodTypeDef, unknown> = queueMessages[queue];
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    logInvocation(context);
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     try {
       await loadSecrets();

@@ -2,6 +2,7 @@
 // which channels a stream listens to, and sending a frame to a connection.
 // Stream names, their parameters and the error texts follow Mastodon's
 // streaming server; the channel names follow its Redis channels.
+import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { isAwsError } from '../aws';
 import { connectionRequest, connectionState } from '../aws/management';
@@ -30,7 +31,7 @@ import { satisfies } from '../http/scopes';
 import { isId } from '../ids';
 import * as keys from '../db/keys';
 import type { Key } from '../db/keys';
-import { log } from '../log';
+import { log, logInvocation } from '../log';
 import { loadSecrets } from '../secrets';
 import { viewerOf } from '../origin';
 
@@ -425,7 +426,8 @@ export function connectRequestOf(event: WebSocketEvent): ConnectRequest & { prot
 export function websocket(run: (event: WebSocketEvent) => Promise<WebSocketResult>, opts: { errors: 'status' | 'frame' }) {
   // Built when a route's module loads: without STAGE the function refuses to start.
   requireStage();
-  return async (event: WebSocketEvent): Promise<WebSocketResult> => {
+  return async (event: WebSocketEvent, context?: Context): Promise<WebSocketResult> => {
+    logInvocation(context);
     try {
       // An error escaping `run` by any path fails this message only (lib/http/guard.ts).
       // The secrets first: without them the route fails (500) before it reads or writes anything.

@@ -110,6 +110,6 @@ describe('the alarms', () => {
       { Namespace: service, Dimensions: [['Stage'], ['Stage', 'Queue']], Metrics: [{ Name: FAILED_MESSAGES_METRIC, Unit: 'Count' }] },
     ]);
     expect(typeof line._aws.Timestamp).toBe('number');
-    expect(line).toMatchObject({ Stage: 'test', Queue: 'deliver', [FAILED_MESSAGES_METRIC]: 1, msg: 'worker: message failed' });
+    expect(line).toMatchObject({ Stage: 'test', Queue: 'deliver', [FAILED_MESSAGES_METRIC]: 1, message: 'worker: message failed', stage: 'test' });
   });
 });
