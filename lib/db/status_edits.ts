@@ -49,7 +49,7 @@ export async function hasStatusEdits(statusId: string): Promise<boolean> {
 }
 
 /** The attributes an edit may change; the counters and everything else stay as they are (a favourite meanwhile counts). */
-const EDITABLE = ['text', 'contentHtml', 'spoilerText', 'sensitive', 'language', 'mentions', 'tags', 'emojis', 'mediaIds', 'pollId', 'editedAt'] as const;
+const EDITABLE = ['text', 'contentHtml', 'spoilerText', 'sensitive', 'language', 'mentions', 'tags', 'tagNames', 'emojis', 'mediaIds', 'pollId', 'editedAt'] as const;
 
 /** Sets the edited attributes, only while the status is still the author's and still at the version that was read. */
 function updateStatusItem(before: Status, after: Status): TransactItem {

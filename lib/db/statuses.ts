@@ -37,6 +37,8 @@ export const statusItem = z.object({
   mentions: z.array(statusMention).default([]),
   /** Hashtags, lower-cased and NFKC-normalised, without `#`. */
   tags: z.array(z.string()).default([]),
+  /** Each of `tags` as the status first spells it, in the same order (lib/text/tags.ts tagged); absent on statuses stored before. */
+  tagNames: z.array(z.string()).optional(),
   mediaIds: z.array(z.string()).default([]),
   pollId: z.string().nullable().default(null),
   applicationName: z.string().nullable().default(null),

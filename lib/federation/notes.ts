@@ -22,7 +22,7 @@ import { enqueue } from '../queue';
 import type { Enqueued } from '../queue/messages';
 import { isLanguageCode } from '../text/languages';
 import { parseStatusText } from '../text/status';
-import { normalizeTag } from '../text/tags';
+import { tagged } from '../text/tags';
 import { boundedRemoteHtml, htmlToText, truncateUtf8 } from './sanitize';
 import { readEmojiTags } from './emoji_tags';
 import { MAX_URL_LENGTH, passesUrlRules } from './guard';
@@ -76,7 +76,9 @@ export type ReadNote = {
   inReplyTo: string | undefined;
   /** Mentioned actors: Mention tags, and for a limited status every actor it is addressed to (Mastodon's silent mentions). */
   mentioned: string[];
+  /** Its Hashtag tags: each once as stored, and as the Note names it (lib/text/tags.ts tagged). */
   tags: string[];
+  tagNames: string[];
   attachments: RemoteAttachment[];
   /** A Question's poll (./polls.ts). */
   poll: ReadPoll | undefined;
@@ -102,7 +104,7 @@ function hashtagOf(name: unknown): string | undefined {
   if (bare === '' || bare.length > 100) return undefined;
   const entities = parseStatusText(`#${bare}`).entities;
   const only = entities.length === 1 ? entities[0] : undefined;
-  return only?.kind === 'hashtag' && only.tag === bare ? normalizeTag(bare) : undefined;
+  return only?.kind === 'hashtag' && only.tag === bare ? bare : undefined;
 }
 
 const positiveInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_DIMENSION ? v : undefined);
@@ -214,7 +216,7 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
     language: languageOf(note),
     inReplyTo: inReplyTo && inReplyTo.length <= MAX_ID_LENGTH ? inReplyTo : undefined,
     mentioned: [...new Set([...mentionTags, ...audience])].filter((id) => id !== author.uri && id !== author.followersUrl).slice(0, MAX_MENTIONS),
-    tags: [...new Set(hashtags)].slice(0, MAX_TAGS),
+    ...tagged(hashtags, MAX_TAGS),
     attachments: asArray(note.attachment).flatMap((a) => attachmentOf(a) ?? []).slice(0, MAX_REMOTE_MEDIA),
     poll: poll === 'none' ? undefined : poll,
     emojis: readEmojiTags(note.tag, [spoilerText, htmlToText(contentHtml)]),
@@ -284,6 +286,7 @@ function statusOf(read: ReadNote, author: Account, parent: Status | undefined, m
     conversationId: parent?.conversationId ?? id,
     mentions,
     tags: read.tags,
+    tagNames: read.tagNames,
     mediaIds: media.map((m) => m.id),
     // The poll's id is the status's (one poll per status).
     pollId: read.poll ? id : null,

@@ -74,6 +74,7 @@ export async function updateNote(received: Received, object: ApDocument): Promis
     language: read.language,
     mentions: await mentionsOf(read.mentioned, true),
     tags: read.tags,
+    tagNames: read.tagNames,
     emojis: read.emojis,
     mediaIds: media.mediaIds,
   };

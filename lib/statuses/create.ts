@@ -27,6 +27,7 @@ import { distributionDueAt, enqueueDistribution, redriveIfOwed } from '../timeli
 import { isLanguageCode } from '../text/languages';
 import { COUNTED_LIMITS, RAW_CAPS } from '../text/limits';
 import {
+  hashtagSpellings,
   localMentionKey,
   localMentionUsernames,
   MAX_STATUS_LENGTH,
@@ -36,11 +37,11 @@ import {
   remoteMentionKey,
   statusLength,
   statusToHtml,
-  tagsOf,
   withoutHashtags,
   type ParsedText,
   type ResolvedMention,
 } from '../text/status';
+import { tagged } from '../text/tags';
 import { config } from '../config';
 import { listedInPublicTimelines, searchableByAnyone, storedSensitive, viewableStatus } from '../policy';
 
@@ -221,7 +222,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     inReplyToAccountId: parent?.accountId ?? null,
     conversationId: parent?.conversationId ?? id,
     mentions: mentionedAccounts(parsed, resolved),
-    tags: tagsOf(parsed),
+    ...tagged(hashtagSpellings(parsed)),
     mediaIds: input.mediaIds,
     pollId: poll?.id ?? null,
     applicationName: token.appName,

@@ -17,7 +17,8 @@ import { isId } from '../ids';
 import { log } from '../log';
 import { listedInPublicTimelines, searchableByAnyone } from '../policy';
 import { enqueue } from '../queue';
-import { mentionedAccounts, statusToHtml, tagsOf } from '../text/status';
+import { hashtagSpellings, mentionedAccounts, statusToHtml } from '../text/status';
+import { tagged } from '../text/tags';
 import { checkMedia, checkRules, newPoll, resolveMentions, usableText, type NewStatus } from './create';
 import { versionOf } from './history';
 
@@ -83,7 +84,7 @@ export async function editStatus(author: Account, statusId: string, changes: Sta
     sensitive: changes.sensitive === true || spoilerText !== '',
     language: changes.language?.toLowerCase() ?? before.language,
     mentions: mentionedAccounts(checked.text, resolved),
-    tags: tagsOf(checked.text),
+    ...tagged(hashtagSpellings(checked.text)),
     mediaIds,
     pollId: poll === 'unchanged' ? before.pollId : poll?.id ?? null,
   };

@@ -119,6 +119,9 @@ export const mentionsOf = (parsed: ParsedText) => parsed.entities.flatMap((e) =>
 /** Distinct normalized hashtags, in order of first use. */
 export const tagsOf = (parsed: ParsedText) => [...new Set(parsed.entities.flatMap((e) => (e.kind === 'hashtag' ? [normalizeTag(e.tag)] : [])))];
 
+/** The hashtags of a parse as written, in order (lib/text/tags.ts tagged makes the status's tags of them). */
+export const hashtagSpellings = (parsed: ParsedText) => parsed.entities.flatMap((e) => (e.kind === 'hashtag' ? [e.tag] : []));
+
 /**
  * The spelling of each tag as first written in the text, by stored (normalized)
  * tag. It takes the stored text of a local status, at most 2,500 characters (this

@@ -22,10 +22,9 @@
 import { claimFanoutPage, fanoutPageDone, markFanoutPageDone, markFanoutPageSent } from '../db/timelines';
 import { recordTagUses } from '../db/tags';
 import { requestCard } from '../cards/request';
-import { tagNamesWritten } from '../text/tags';
-import { tagDisplayNames } from '../text/status';
+import { tagNamesOf } from '../text/tags';
 import { tagUseReach } from '../policy';
-import { isRemoteStatus, statusById, type Status } from '../db/statuses';
+import { statusById } from '../db/statuses';
 import { enqueue } from '../queue';
 import type { FanoutMessage } from '../queue/messages';
 import { log } from '../log';
@@ -55,13 +54,6 @@ async function enqueueNextPage(message: PagedMessage, next: string): Promise<voi
   await enqueue('fanout', nextMessage);
   await markFanoutPageSent(message.statusId, message.type, next);
 }
-
-/**
- * The display name of each of a status's tags: as a local status's text was parsed at posting (its text is
- * at most 2,500 characters), and as a remote status's text spells its hashtags (lib/text/tags.ts).
- */
-export const tagNamesOf = (status: Pick<Status, 'uri' | 'text' | 'tags'>): Map<string, string> =>
-  isRemoteStatus(status) ? tagNamesWritten(status.text, status.tags) : tagDisplayNames(status.text);
 
 /** One delivery of one page. Throws (and the message is retried) when a write fails. */
 export async function processFanout(message: FanoutMessage): Promise<void> {

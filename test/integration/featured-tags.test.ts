@@ -8,7 +8,7 @@ import { featuredTagsOf } from '../../lib/db/featured_tags';
 import { dayOf, recordTagUses } from '../../lib/db/tags';
 import type { Status } from '../../lib/db/statuses';
 import { tagUseReach } from '../../lib/policy';
-import { tagNamesOf } from '../../lib/timelines/fanout_queue';
+import { tagNamesOf } from '../../lib/text/tags';
 import { newId } from '../../lib/ids';
 import { registerInlineWorker } from '../../lib/queue';
 import { call, type Call } from '../support/http';
@@ -152,7 +152,7 @@ describe('featured tags', () => {
     await countTagUses(await aStoredStatus(writer.account, { id: newId(old), createdAt: old.toISOString(), text: '#ancient', tags: ['ancient'] }));
     const yesterday = new Date(Date.now() - DAY);
     for (let i = 0; i < 3; i++) {
-      await countTagUses(await aStoredStatus(writer.account, { id: newId(yesterday), createdAt: yesterday.toISOString(), text: '#Weekly', tags: ['weekly'] }));
+      await countTagUses(await aStoredStatus(writer.account, { id: newId(yesterday), createdAt: yesterday.toISOString(), text: '#Weekly', tags: ['weekly'], tagNames: ['Weekly'] }));
     }
     for (let i = 0; i < 12; i++) await post(writer, `#t${String(i).padStart(2, '0')} ${i < 2 ? '#t00' : ''}`);
     await post(writer, 'private #Weekly', 'private');

@@ -6,7 +6,7 @@ import { processFanout } from '../../functions/workers/fanout';
 import { dayOf, recordTagUses, tagCounted, tagsUsedOn } from '../../lib/db/tags';
 import type { Status } from '../../lib/db/statuses';
 import { tagUseReach } from '../../lib/policy';
-import { tagNamesOf } from '../../lib/timelines/fanout_queue';
+import { tagNamesOf } from '../../lib/text/tags';
 import { registerInlineWorker } from '../../lib/queue';
 import { newId } from '../../lib/ids';
 import { call } from '../support/http';
