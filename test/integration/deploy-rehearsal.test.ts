@@ -246,12 +246,13 @@ describe('serverless package --stage prod', () => {
       encoding: 'utf8',
       // The stage a deployed function's environment always carries (serverless.yml); without it a function refuses to load.
       env: { PATH: process.env.PATH ?? '', STAGE: 'prod', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      timeout: 60_000,
+      // ~300 bundles of 300-900 kB, each compiled on import: over a minute on a busy 2-core machine.
+      timeout: 480_000,
     });
     expect(run.status).toBe(0);
     const results = JSON.parse(run.stdout) as Record<string, string>;
     expect(results).toEqual(Object.fromEntries(files.map((f) => [f, 'function'])));
-  });
+  }, 600_000);
 
   it('packs native externals for Linux on arm64 only', () => {
     for (const key of Object.keys(state.service.functions)) {
