@@ -18,9 +18,9 @@
 // The nested templates are written beside the root template (Serverless moves them
 // into the folder `--package` names) and uploaded to the deployment bucket on deploy.
 //
-// It also adds what Serverless v3 does not create for a function URL with auth type
-// NONE: since October 2025 such a URL needs, besides `lambda:InvokeFunctionUrl`, a
-// `lambda:InvokeFunction` permission limited to calls made through the URL.
+// It also adds, where the framework has not, what a function URL with auth type NONE needs
+// since October 2025: besides `lambda:InvokeFunctionUrl`, a `lambda:InvokeFunction`
+// permission limited to calls made through the URL (osls makes it; Serverless 3.40 did not).
 'use strict';
 
 const SplitStacks = require('serverless-plugin-split-stacks');
@@ -56,6 +56,15 @@ class TootlessSplitStacks extends SplitStacks {
     for (const [id, resource] of Object.entries(resources)) {
       if (resource.Type !== 'AWS::Lambda::Url' || resource.Properties.AuthType !== 'NONE') continue;
       const functionId = id.replace(/Url$/, '');
+      // osls makes it itself; Serverless 3.40 did not.
+      const made = Object.values(resources).some(
+        (r) =>
+          r.Type === 'AWS::Lambda::Permission' &&
+          r.Properties.Action === 'lambda:InvokeFunction' &&
+          r.Properties.InvokedViaFunctionUrl === true &&
+          JSON.stringify(r.Properties.FunctionName) === JSON.stringify(resource.Properties.TargetFunctionArn),
+      );
+      if (made) continue;
       resources[`${functionId.replace(/LambdaFunction$/, '')}LambdaPermissionFnUrlInvoke`] = {
         Type: 'AWS::Lambda::Permission',
         Properties: {
