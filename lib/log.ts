@@ -7,6 +7,7 @@
 // an authorization header, an e-mail address) is replaced, and so is an e-mail address or a bearer token
 // found in any string (an error message, a URL), whatever its field (`redact`).
 import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context } from 'aws-lambda';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -56,6 +57,9 @@ const logger = new Logger({
 export function logInvocation(context: Context | undefined): void {
   if (context?.awsRequestId) logger.addContext(context);
 }
+
+/** `logInvocation` as a middy middleware (Powertools' own), for the entry points built on middy. */
+export const logContext = () => ({ name: 'logContext', ...injectLambdaContext(logger) });
 
 const write = (level: Level, msg: string, fields: Record<string, unknown> = {}) => {
   if (order[level] < threshold()) return;

@@ -2,19 +2,13 @@
 // (ActivityPub server-to-server delivery, https://www.w3.org/TR/activitypub/#delivery;
 // Mastodon's https://docs.joinmastodon.org/spec/security/#http). Retries, the dead-letter
 // queue and server health: lib/federation/deliver.ts.
-import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { deliverOne } from '../../lib/federation/deliver';
 import { worker } from '../../lib/queue/worker';
-
-const processRecord = worker('deliver', async (message) => {
-  await deliverOne(message);
-});
 
 // Each record waits on another server (up to 10 s): a batch's records run side by side,
 // each reporting its own failure. The invocation lasts as long as its slowest record, so a
 // server holds few records at once (its delivery slots, lib/federation/deliver.ts): the
 // rest of its messages go back to the queue, and other servers' batches are not held.
-export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
-  const answers = await Promise.all((event.Records ?? []).map((record) => processRecord({ Records: [record] })));
-  return { batchItemFailures: answers.flatMap((a) => a.batchItemFailures) };
-}
+export const handler = worker('deliver', async (message) => {
+  await deliverOne(message);
+}, { sideBySide: true });

@@ -1,6 +1,5 @@
 // Worker: the `notify` queue — writes notifications (mention, reblog, favourite, follow, follow_request, poll, update),
 // and tells the staff of a new sign-up or report (lib/moderation/staff_notices.ts).
-import type { Context, SQSEvent } from 'aws-lambda';
 import type { NotificationType } from '../../lib/db/notifications';
 import { tellStaff } from '../../lib/moderation/staff_notices';
 import { notify } from '../../lib/notifications/notify';
@@ -13,10 +12,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // A moderation warning is written by the moderator's action itself (lib/moderation/strikes.ts), never queued.
 const kindsAgree: Same<NotificationMessage['type'], Exclude<NotificationType, 'moderation_warning'>> = true;
 
-const processBatch = worker('notify', async (message) => {
+export const handler = worker('notify', async (message) => {
   if ('notice' in message) await tellStaff(message);
   else await notify(message);
 });
-
-// Lambda's (event, context) signature, so callers may pass the context along.
-export const handler = (event: SQSEvent, _context?: Context) => processBatch(event);

@@ -19,7 +19,7 @@ describe('an error that escapes a handler', () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/children/escaping-handler.ts'], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'silent' },
-      timeout: 20_000,
+      timeout: 90_000,
     });
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toEqual([
@@ -27,9 +27,10 @@ describe('an error that escapes a handler', () => {
       { name: 'rejection', status: 500, body: JSON.stringify({ error: 'Internal server error' }) },
       { name: 'healthy', status: 200, body: JSON.stringify({ ok: true }) },
     ]);
-  });
+  }, 120_000);
 });
 
+// Each child loads the stack through tsx: on a loaded machine that alone has taken more than 20 s.
 describe('an error that escapes outside any request, in the Lambda runtime', () => {
   it.each([
     ['throw', 'uncaughtException', 'outside any request'],
@@ -38,7 +39,7 @@ describe('an error that escapes outside any request, in the Lambda runtime', () 
     const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/children/escaping-in-runtime.ts', mode], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'silent', AWS_LAMBDA_RUNTIME_API: '127.0.0.1:9001' },
-      timeout: 20_000,
+      timeout: 90_000,
     });
     const failed = await run.then(() => undefined, (err: { code?: number; stdout?: string }) => err);
     expect(failed?.code).toBe(3);
@@ -49,7 +50,7 @@ describe('an error that escapes outside any request, in the Lambda runtime', () 
       { name: 'healthy', status: 200 },
       { runtime: event, message },
     ]);
-  });
+  }, 120_000);
 });
 
 const boundary = '----tootless-test-boundary';

@@ -55,4 +55,40 @@ describe('worker(queue, run)', () => {
     const res = await handler(event);
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: event.Records[1]!.messageId }]);
   });
+
+  it('runs a batch one message after another, or side by side where the worker asks', async () => {
+    for (const sideBySide of [false, true]) {
+      let running = 0;
+      let most = 0;
+      const handler = worker('push', async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+      }, { sideBySide });
+      const res = await handler(sqsEvent('push', [1, 2, 3].map((n) => ({ accountId: '1', notificationId: String(n) }))));
+      expect(res.batchItemFailures).toEqual([]);
+      expect(most).toBe(sideBySide ? 3 : 1);
+    }
+  });
+
+  it('returns every message of the batch to its queue, unprocessed, when the secrets cannot be had', async () => {
+    const processed: string[] = [];
+    const handler = worker('push', async (message) => {
+      processed.push(message.notificationId);
+    });
+    const event = sqsEvent('push', [{ accountId: '1', notificationId: '7' }, { accountId: '1', notificationId: '8' }]);
+    const key = process.env.SECRET_KEY_BASE;
+    const level = process.env.LOG_LEVEL;
+    delete process.env.SECRET_KEY_BASE;
+    process.env.LOG_LEVEL = 'silent';
+    let res;
+    try {
+      res = await handler(event);
+    } finally {
+      process.env.SECRET_KEY_BASE = key;
+      process.env.LOG_LEVEL = level;
+    }
+    expect(res.batchItemFailures).toEqual(event.Records.map((r) => ({ itemIdentifier: r.messageId })));
+    expect(processed).toEqual([]);
+  });
 });
