@@ -1,19 +1,20 @@
-// Status text as Mastodon 3.5 formats and counts it: http(s) URLs, @user and
-// @user@domain mentions and #hashtags are found with twitter-text (plus a pass
-// for @user@domain, which twitter-text does not know), overlapping entities
+// Status text as Mastodon 3.5 formats and counts it: http(s) URLs are found by the
+// one linkifier (./tokenize.ts, which profiles use too), @user and @user@domain
+// mentions and #hashtags with twitter-text (plus a pass for @user@domain, which
+// twitter-text does not know), overlapping entities
 // resolved earliest-first; everything else is escaped; blank lines make
 // paragraphs and single line breaks <br />.
 //
-// Finding the entities is the costly part (three twitter-text passes and a
-// regular expression), so a post does it once: `parseStatusText` gives a
+// Finding the entities is the costly part (the linkifier, two twitter-text passes
+// and a regular expression), so a post does it once: `parseStatusText` gives a
 // ParsedText, and the length check, the mentions, the tags and the HTML all
 // read that.
 import extractHashtagsWithIndices from 'twitter-text/dist/extractHashtagsWithIndices.js';
 import extractMentionsWithIndices from 'twitter-text/dist/extractMentionsWithIndices.js';
-import extractUrlsWithIndices from 'twitter-text/dist/extractUrlsWithIndices.js';
 import { config } from '../config';
 import { escapeHtml, linkHtml } from './html';
 import { COUNTED_LIMITS } from './limits';
+import { findUrls } from './tokenize';
 import { normalizeTag } from './tags';
 
 export type UrlEntity = { kind: 'url'; start: number; end: number; text: string; href: string };
@@ -34,17 +35,6 @@ const USERNAME_TAIL = /^[a-z0-9_]+/i;
 const REMOTE_MENTION = /(?<=^|[^/\p{L}\p{N}_])@([a-z0-9_]+(?:[a-z0-9_.-]*[a-z0-9_])?)@([\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)*(?::\d{1,5})?)/giu;
 
 const normalizeNewlines = (text: string) => text.replace(/\r\n?/g, '\n');
-
-function asHttpUrl(candidate: string): string | undefined {
-  if (!/^https?:\/\//i.test(candidate)) return undefined;
-  try {
-    const url = new URL(candidate);
-    return url.hostname ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 
 /**
  * A status text tokenised once: what posting reads to count, resolve mentions,
@@ -82,10 +72,7 @@ export const extractEntities = (raw: string): Entity[] => findEntities(normalize
 
 function findEntities(text: string): Entity[] {
   const found: Entity[] = [];
-  for (const u of extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false })) {
-    const href = asHttpUrl(u.url);
-    if (href) found.push({ kind: 'url', start: u.indices[0], end: u.indices[1], text: u.url, href });
-  }
+  for (const u of findUrls(text)) found.push({ kind: 'url', ...u });
   for (const m of text.matchAll(REMOTE_MENTION)) {
     const [all, username = '', domain = ''] = m;
     const start = m.index ?? 0;

@@ -107,7 +107,7 @@ describe('PATCH /api/v1/accounts/update_credentials', () => {
         discoverable: true,
         source: { privacy: 'unlisted', sensitive: true, language: 'de' },
         fields_attributes: [
-          { name: 'Website', value: 'https://ada.example' },
+          { name: 'Website', value: 'https://ada.example.org' },
           { name: 'Pronouns', value: '<she/her>' },
         ],
       },
@@ -125,7 +125,7 @@ describe('PATCH /api/v1/accounts/update_credentials', () => {
         {
           name: 'Website',
           value:
-            '<a href="https://ada.example/" target="_blank" rel="me nofollow noopener noreferrer"><span class="invisible">https://</span><span class="">ada.example</span><span class="invisible"></span></a>',
+            '<a href="https://ada.example.org/" target="_blank" rel="me nofollow noopener noreferrer"><span class="invisible">https://</span><span class="">ada.example.org</span><span class="invisible"></span></a>',
           verified_at: null,
         },
         { name: 'Pronouns', value: '&lt;she/her&gt;', verified_at: null },
@@ -136,7 +136,7 @@ describe('PATCH /api/v1/accounts/update_credentials', () => {
         language: 'de',
         note: 'Hello <world>\nhttps://example.com/ada\n\nSecond paragraph',
         fields: [
-          { name: 'Website', value: 'https://ada.example', verified_at: null },
+          { name: 'Website', value: 'https://ada.example.org', verified_at: null },
           { name: 'Pronouns', value: '<she/her>', verified_at: null },
         ],
       },

@@ -1,6 +1,7 @@
 // Plain text to HTML as Mastodon renders a local profile (lib/text).
 import { countableLength, fieldValueToHtml, noteToHtml, URL_COUNTED_LENGTH } from '../../lib/text';
 import { isLanguageCode } from '../../lib/text/languages';
+import { parseStatusText, statusToHtml } from '../../lib/text/status';
 
 /** Every tag the renderer may emit; anything else in the output came from the user unescaped. */
 const ALLOWED_TAG = /^<(\/(p|a|span)|p|br \/|a href="[^"<>]*" target="_blank" rel="(me )?nofollow noopener noreferrer"|span class="(invisible|ellipsis|)")>$/;
@@ -96,14 +97,29 @@ describe('noteToHtml', () => {
 
 describe('fieldValueToHtml', () => {
   it('keeps a value inline and links it with rel="me"', () => {
-    expect(fieldValueToHtml('https://me.example')).toBe(
-      '<a href="https://me.example/" target="_blank" rel="me nofollow noopener noreferrer">' +
-        '<span class="invisible">https://</span><span class="">me.example</span><span class="invisible"></span></a>',
+    expect(fieldValueToHtml('https://me.example.org')).toBe(
+      '<a href="https://me.example.org/" target="_blank" rel="me nofollow noopener noreferrer">' +
+        '<span class="invisible">https://</span><span class="">me.example.org</span><span class="invisible"></span></a>',
     );
   });
 
   it('escapes everything else and folds line breaks into spaces', () => {
     expect(fieldValueToHtml('<b>he/him</b>\n"&"')).toBe('&lt;b&gt;he/him&lt;/b&gt; &quot;&amp;&quot;');
+  });
+});
+
+describe('one linkifier for profiles and statuses', () => {
+  const hrefs = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+  it.each([
+    ['a URL with its scheme', 'see https://example.com/a_(b), then', ['https://example.com/a_(b)']],
+    ['a scheme-less domain, as on Mastodon', 'see example.com', []],
+    ['a host on no known top-level domain, as on Mastodon', 'http://localhost:3000/@a http://alpha.test/x https://127.0.0.1/', []],
+    ['an address with credentials in it', 'https://user:pw@example.com/x', []],
+    ['trailing punctuation left out', 'https://mastodon.social/@Gargron! and (https://example.org/x).', ['https://mastodon.social/@Gargron', 'https://example.org/x']],
+  ])('links the same in a profile note, a field and a status: %s', (_what, text, expected) => {
+    expect(hrefs(noteToHtml(text))).toEqual(expected);
+    expect(hrefs(fieldValueToHtml(text))).toEqual(expected);
+    expect(hrefs(statusToHtml(parseStatusText(text), new Map()))).toEqual(expected);
   });
 });
 
