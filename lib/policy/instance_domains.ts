@@ -24,19 +24,13 @@ import { memo } from '../memo';
 
 export const BLOCKS_TTL_MS = 10_000;
 
-let cached: { at: number; byDomain: Map<string, InstanceDomainBlock> } | undefined;
+// A memo (lib/memo.ts) like the container's other shared reads, so that forgetAllMemos() reaches it too.
+const recentBlocks = memo(async () => new Map((await allInstanceDomainBlocks()).map((b) => [b.domain, b])), { ttlMs: BLOCKS_TTL_MS });
 
 /** Forgets the cached list (the admin command that changed it, tests). */
-export const forgetInstanceDomainBlocks = (): void => {
-  cached = undefined;
-};
+export const forgetInstanceDomainBlocks = (): void => recentBlocks.forget();
 
-async function blocksByDomain(): Promise<Map<string, InstanceDomainBlock>> {
-  if (cached && Date.now() - cached.at < BLOCKS_TTL_MS) return cached.byDomain;
-  const blocks = await allInstanceDomainBlocks();
-  cached = { at: Date.now(), byDomain: new Map(blocks.map((b) => [b.domain, b])) };
-  return cached.byDomain;
-}
+const blocksByDomain = (): Promise<Map<string, InstanceDomainBlock>> => recentBlocks.get();
 
 /** The names a block of which covers `domain` (host[:port]): itself, without its port, and each parent domain. */
 export function coveringDomains(domain: string): string[] {
