@@ -487,6 +487,12 @@ export class StreamFront {
     // Node would answer an HTTP/1.1 request without Host with a bare 400; route() answers it as the API does.
     const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
     server.on('clientError', answerClientError);
+    // Node closes an idle kept-alive connection after 5 s. This process also runs the table emulator, so its event
+    // loop can stall for a second or two; when it comes back, the 5 s timer fires before the request that reached
+    // the socket meanwhile is read, and the client sees "other side closed" (two e2e failures in one full run). A
+    // client reuses a connection for a little less than the timeout the server announces (Keep-Alive: timeout=65),
+    // so a long one makes the race rare.
+    server.keepAliveTimeout = 65_000;
     // Node answers an Expect it does not know with a bare 417, and a CONNECT by closing the socket.
     server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
       readBody(req, res, MAX_REQUEST_BYTES, () => apiError(res, 417, 'Expectation failed')));
