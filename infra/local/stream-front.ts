@@ -487,8 +487,8 @@ export class StreamFront {
     // Node would answer an HTTP/1.1 request without Host with a bare 400; route() answers it as the API does.
     const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
     server.on('clientError', answerClientError);
-    // Node closes an idle kept-alive connection after 5 s. This process also runs the table emulator, so its event
-    // loop can stall for a second or two; when it comes back, the 5 s timer fires before the request that reached
+    // Node closes an idle kept-alive connection after 5 s. This process also runs serverless offline, its WebSocket
+    // server and the messages to and from every function instance, so its event loop can stall; when it comes back, the 5 s timer fires before the request that reached
     // the socket meanwhile is read, and the client sees "other side closed" (two e2e failures in one full run). A
     // client reuses a connection for a little less than the timeout the server announces (Keep-Alive: timeout=65),
     // so a long one makes the race rare.
