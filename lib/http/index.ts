@@ -20,6 +20,7 @@ import { DEFAULT_LIMITS, header, parseCookies, type BodyLimits } from './body';
 import { compressAnswer } from './compress';
 import { guarded } from './guard';
 import {
+  acceptEncodingOf,
   authentication,
   bodyParsing,
   compression,
@@ -144,7 +145,7 @@ export function http<S extends z.ZodTypeAny = z.ZodTypeAny, A extends AuthMode =
       return (await guarded(() => meterDb(meter, () => inRequestScope(() => chain(event, invocation))))) as Result;
     } catch (err) {
       // An error that escaped the chain by a path no step sees (an emitter's callback, a promise nobody awaited).
-      return compressAnswer(render(errorReply(err, state.requestId), state.path), event.headers?.['accept-encoding']);
+      return compressAnswer(render(errorReply(err, state.requestId), state.path), acceptEncodingOf(event));
     }
   };
 }

@@ -310,7 +310,7 @@ const addMetrics = (request: HttpRequest) => {
 export const metricsHeaders = (): HttpMiddleware => ({ name: 'metricsHeaders', after: addMetrics, onError: addMetrics });
 
 /** The client's Accept-Encoding (API Gateway's payload 2.0 lowercases header names; a test's event may not). */
-const acceptEncodingOf = (event: Event): string | undefined =>
+export const acceptEncodingOf = (event: Event): string | undefined =>
   Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'accept-encoding')?.[1] ?? undefined;
 
 const compress = (request: HttpRequest) => {
