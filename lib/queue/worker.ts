@@ -60,7 +60,13 @@ export function worker<Q extends QueueName>(queue: Q, process: (message: Message
       const records = event.Records ?? [];
       if (options.sideBySide) return Promise.allSettled(records.map(processRecord));
       const settled: PromiseSettledResult<void>[] = [];
-      for (const record of records) settled.push(...(await Promise.allSettled([processRecord(record)])));
+      for (const record of records) {
+        try {
+          settled.push({ status: 'fulfilled', value: await processRecord(record) });
+        } catch (reason) {
+          settled.push({ status: 'rejected', reason });
+        }
+      }
       return settled;
     });
 
