@@ -29,8 +29,8 @@ export type LocalSettings = {
   localDomain: string;
   streamingUrl: string;
   /**
-   * Where the workers post WebSocket frames (serverless offline's WebSocket server, which serves the
-   * Management API on its port): always this machine's address, since STREAMING_URL may be a public name.
+   * Where the workers post WebSocket frames (the local WebSocket API's Management API, on its own port,
+   * infra/local/websocket-api.ts): always this machine's address, since STREAMING_URL may be a public name.
    */
   streamingManagementUrl: string;
   lambdaEndpoint: string;
@@ -109,8 +109,8 @@ export function localSettings(env: Env, root: string): LocalSettings {
     listenUrl,
     baseUrl,
     localDomain: str(env, 'LOCAL_DOMAIN', new URL(baseUrl).host),
-    // One origin, as a deployed stage's distribution (infra/cdn.yml): the front (infra/local/stream-front.ts) passes
-    // /api/v1/streaming on to serverless offline's WebSocket port and serves the bucket under /system/.
+    // One origin, as a deployed stage's distribution (infra/cdn.yml): the front (infra/local/stream-front.ts) takes the
+    // WebSocket handshakes at /api/v1/streaming and serves the bucket under /system/.
     streamingUrl: url(env, 'STREAMING_URL', ['ws', 'wss'], () => new URL(baseUrl).origin.replace(/^http/, 'ws')),
     streamingManagementUrl: origin('http', reachable(host), wsPort),
     lambdaEndpoint: origin('http', reachable(host), lambdaPort),

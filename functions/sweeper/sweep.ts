@@ -28,7 +28,7 @@ const EVENT_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/;
  * the clock (the claim in lib/statuses/scheduled_posting.ts), and published statuses take their ids and `created_at`
  * from the real clock whatever the instant (lib/statuses/create.ts).
  *
- * Locally, serverless-offline's scheduler sets `time` to the wall clock, and a test can invoke the function
+ * Locally, the local stack's scheduler (infra/local/schedule.ts) sets `time` to the wall clock, and a test can invoke the function
  * through the Lambda endpoint with a later `time` to "move the clock". That is for tests only: polls ending
  * before the moved instant are closed early, and the poll watermark moves ahead with it.
  */

@@ -1,30 +1,33 @@
-// The warm instances of the functions the HTTP API invokes on the local stack
-// (infra/local/stream-front.ts routes a request, infra/local/http-api.ts makes its
-// event and answer). Each instance is a worker thread with the function's own
-// environment and bundle (infra/local/function-worker.mjs), running one invocation at a
-// time with its own module state, as a Lambda instance does: the handler is the
-// bundle AWS runs, called as the runtime calls it.
+// The local stack's one runner: the warm instances of every function it invokes, for the HTTP API
+// (infra/local/http-api.ts), the WebSocket API (infra/local/websocket-api.ts), the Lambda invoke
+// endpoint the queue adapter and tests use (infra/local/lambda-api.ts) and the schedules
+// (infra/local/schedule.ts), all served by infra/local/stream-front.ts. Only the functions that
+// stream their response run elsewhere (infra/local/stream-worker.ts). Each instance is a worker
+// thread with the function's own environment and bundle (infra/local/function-worker.mjs), running
+// one invocation at a time with its own module state, as a Lambda instance does: the handler is
+// the bundle AWS runs, called as the runtime calls it.
 //
-// Each function keeps at most `limit` instances (LOCAL_FUNCTION_INSTANCES, 3 unless
-// set, as infra/local/warm-pool.cjs does for what serverless offline invokes); an
-// invocation that finds them all busy waits for the first free one (in AWS, a
-// function with that reserved concurrency would throttle it). An instance gets its
+// Each function keeps at most `limit` instances (LOCAL_FUNCTION_INSTANCES, 3 unless set); an
+// invocation that finds them all busy waits for the first free one (in AWS, a function with that
+// reserved concurrency would throttle it, which a client cannot tell apart in a test but would
+// see as a 429 it never meets in production). serverless offline starts a new instance for
+// every invocation that finds none idle, without limit: a post's queue workers and ten
+// concurrent requests started dozens of cold workers at once on a 2-core machine. An instance gets its
 // invocations over its one message port: serverless offline's runner opened a message
 // channel per invocation and logged two lines for each, which made its main thread the
 // busiest thread of the stack under load (bench/profile.ts, README "Speed").
 //
 // At its time limit (counted from the handler's call: loading the bundle is the init
-// phase) an invocation fails and its instance is stopped, as Lambda stops the sandbox; an instance that dies fails its invocation; a rebuilt bundle retires
-// every instance (the busy ones once they are done).
+// phase) an invocation fails and its instance is stopped, as Lambda stops the sandbox; an
+// instance that dies fails its invocation; a rebuilt bundle retires every instance (the busy
+// ones once they are done).
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { LocalFunction } from './stream-front';
+import type { LocalFunction, Say } from './local-functions';
 
 /** What an instance is sent (infra/local/function-worker.mjs), and what it answers. */
 type ToInstance = { t: 'call'; id: string; event: unknown; timeoutMs: number };
 type FromInstance = { t: 'begin'; id: string } | { t: 'result'; id: string; result: unknown } | { t: 'failed'; id: string; error: string };
-
-type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
 

@@ -1,6 +1,6 @@
 // The HTTP API (API Gateway v2) on the local stack: the front server
 // (infra/local/stream-front.ts) routes each request to its function and invokes it
-// in warm instances of its own (infra/local/function-pool.ts), as API Gateway invokes
+// in the local stack's one runner (infra/local/function-pool.ts), as API Gateway invokes
 // the function in AWS, instead of passing the request over HTTP to serverless
 // offline's hapi server. That hop made the stack's own work most of a
 // request under load: a second HTTP parse and reply, hapi's routing and response
@@ -185,6 +185,13 @@ const INTERNAL_ERROR: HttpAnswer = {
   status: 500,
   headers: { 'content-type': 'application/json' },
   body: Buffer.from(JSON.stringify({ message: 'Internal Server Error' })),
+};
+
+/** What the HTTP API answers a request no route takes. */
+export const NOT_FOUND: HttpAnswer = {
+  status: 404,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from(JSON.stringify({ message: 'Not Found' })),
 };
 
 /**

@@ -1,6 +1,7 @@
 // `npm start`: the whole service on this machine, with no Docker and no account.
 // dynalite and s3rver run in this process; the table and bucket are created from
-// infra/; `serverless offline` serves the HTTP API, the WebSocket API and the
+// infra/; `serverless offline start` builds the bundles and runs the front
+// (infra/local/stream-front.ts): the HTTP API, the WebSocket API, the schedules and the
 // Lambda invoke endpoint that the queue adapter uses in place of SQS.
 // With AWS_ENDPOINT_URL set (LocalStack) no emulator starts and queues are SQS.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,8 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBucket, ensureTable, LOCAL_CREDENTIALS } from './bootstrap';
-import { freePort, startEmulators, type Emulators } from './emulators';
-import { startQueueFront, type QueueFront } from './queue-front';
+import { startEmulators, type Emulators } from './emulators';
 import { localSettings, offlineEnv, waitForHttp, type LocalSettings } from './stack';
 import { localVapidKeys } from '../../lib/push/vapid';
 
@@ -23,7 +23,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const settings: LocalSettings = localSettings(process.env, root);
 let emulators: Emulators | undefined;
 let offline: ChildProcess | undefined;
-let queueFront: QueueFront | undefined;
 let stopping = false;
 
 /** Stops serverless offline (and the esbuild service it started), then the emulators, then exits. */
@@ -39,7 +38,6 @@ async function stop(code: number): Promise<void> {
     await exited;
     clearTimeout(timer);
   }
-  await queueFront?.close().catch(() => undefined);
   await emulators?.stop().catch(() => undefined);
   rmSync(join(root, settings.esbuildWorkFolder), { recursive: true, force: true });
   say('stopped');
@@ -75,16 +73,6 @@ async function main(): Promise<void> {
   const vapid = localVapidKeys(process.env, settings.dataDir);
   Object.assign(env, { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey });
   if (vapid.source === 'created') say(`Web Push key pair created in ${join(settings.dataDir, 'vapid.json')}`);
-  if (env.QUEUE_MODE === 'lambda') {
-    // The queues hold delayed messages as SQS does (./queue-front.ts): the front takes the invoke endpoint's port,
-    // serverless offline's own endpoint moves to a port behind it.
-    const internal = await freePort();
-    const front = new URL(settings.lambdaEndpoint);
-    queueFront = await startQueueFront({ host: settings.host, port: settings.lambdaPort, target: `${front.protocol}//${front.hostname}:${internal}`, say });
-    env.LAMBDA_PORT = String(internal);
-  }
-  // package.json pins @hapi/statehood 8.2.0 for serverless-offline: 8.2.1 turns every cookie with
-  // attributes into a 500 (hapijs/statehood#90), while API Gateway passes Set-Cookie through.
   const serverless = [join(root, 'node_modules/serverless/bin/serverless.js'), 'offline', 'start', '--stage', 'local'];
   offline = spawn(process.execPath, serverless, {
     cwd: root,

@@ -1,19 +1,23 @@
-// Response streaming on the local stack. serverless-offline 13 serves no function
-// URLs and buffers every response (its runner returns the handler's result from a
-// worker thread in one message), so this front server takes serverless offline's
-// HTTP port and
-//   - answers the `streamRoutes` of the functions whose `url` is in RESPONSE_STREAM
-//     mode itself: the request becomes a function URL event (payload 2.0), the
-//     function's bundle runs in a worker thread of its own with the runtime's
-//     `awslambda` globals, and each chunk reaches the client as it is written;
-//   - passes every other request, unchanged, to serverless offline, which moves to
-//     a free internal port.
-//   - invokes the function of every other request itself, in warm instances of its own
-//     (infra/local/function-pool.ts), as API Gateway's HTTP API would (infra/local/http-api.ts);
-//     serverless offline, moved to a free internal port, serves only what no route takes.
+// The front of the local stack: every request from outside reaches a function through here, as it
+// reaches API Gateway, a function URL, EventBridge or Lambda's own API in AWS, and every invocation
+// runs in the one runner (./function-pool.ts), except those of the functions that stream their
+// response. It serves
+//   - the public HTTP port: the HTTP API's routes (./http-api.ts: payload 2.0, the route
+//     keys, API Gateway's payload and header limits, CORS), the `streamRoutes` of the functions
+//     whose `url` is in RESPONSE_STREAM mode (./lambda-stream.ts: each chunk reaches the client as
+//     it is written, which serverless offline cannot do), media under /system/ as the
+//     distribution serves the bucket, and the WebSocket API's handshakes at /api/v1/streaming;
+//   - the WebSocket port: the WebSocket API's Management API (./websocket-api.ts), and
+//     handshakes at any path, as serverless offline's WebSocket port took them;
+//   - the Lambda invoke port: Lambda's Invoke API (./lambda-api.ts), which the queue adapter
+//     and the tests call;
+//   - the service's schedules (./schedule.ts).
+// serverless offline is what starts the local stack (`serverless offline start`: serverless-esbuild's
+// build and watch, then this plugin's hooks). It is handed the service without the events this
+// front serves, so it starts no server or timer for them and runs no function itself; its invoke
+// endpoint, which it always starts, moves to an internal port nobody calls.
 // Loaded by the serverless plugin infra/local/stream-offline.cjs.
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { Agent, STATUS_CODES, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
@@ -23,10 +27,16 @@ import { LAMBDA_REQUEST_PAYLOAD_BYTES, LAMBDA_RESPONSE_PAYLOAD_BYTES, MAX_BINARY
 import { ORIGIN_SECRET_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../../lib/origin';
 import { freePort } from './emulators';
 import { FunctionPool } from './function-pool';
-import { HttpApiRouter, httpAnswer, httpApiEvent, overResponseLimit, httpApiRoutes, withCors, writeAnswer, type RouteMatch } from './http-api';
+import { HttpApiRouter, httpAnswer, httpApiEvent, overResponseLimit, httpApiRoutes, withCors, writeAnswer, NOT_FOUND, type RouteMatch } from './http-api';
+import { lambdaApi, type LambdaApi } from './lambda-api';
 import { FunctionUrlResponse, functionUrlEvent, requestTarget } from './lambda-stream';
+import { LocalFunctions, bundleRoot, functionSchema, localFunction, type LocalFunction, type Say, type Serverless } from './local-functions';
 import { answerPreflight, httpApiCors, isPreflight, type HttpApiCors } from './preflight';
-import type { FromWorker, ToWorker, WorkerSetup } from './stream-worker';
+import { scheduledEvents, startSchedule, type Scheduler } from './schedule';
+import type { FromWorker, ToWorker } from './stream-worker';
+import { WebSocketApi } from './websocket-api';
+
+export type { LocalFunction, Serverless };
 
 /** Lambda's limit on an invocation's request payload. */
 const MAX_REQUEST_BYTES = LAMBDA_REQUEST_PAYLOAD_BYTES;
@@ -100,8 +110,6 @@ function answerOnSocket(socket: Duplex, status: number, message: string): void {
   setTimeout(() => socket.destroy(), 10_000).unref();
 }
 
-type Say = (level: 'notice' | 'warning' | 'error', line: string) => void;
-
 /** LOCAL_FUNCTION_INSTANCES: how many warm instances each function may have (3 unless set). */
 export function instanceLimit(raw: string | undefined): number {
   const limit = raw === undefined || raw === '' ? 3 : Number(raw);
@@ -109,84 +117,17 @@ export function instanceLimit(raw: string | undefined): number {
   return limit;
 }
 
-/** The slice of Serverless Framework v3's object this plugin reads and adjusts. */
-export type Serverless = {
-  serviceDir?: string;
-  config: { servicePath?: string; serviceDir?: string };
-  service: {
-    custom?: Record<string, unknown>;
-    provider: { region?: string; timeout?: number; memorySize?: number; environment?: Record<string, unknown> };
-    getAllFunctions(): string[];
-    getFunction(key: string): unknown;
-  };
-};
-
-const functionSchema = z.object({
-  handler: z.string(),
-  name: z.string(),
-  url: z.union([z.boolean(), z.object({ invokeMode: z.string().optional() }).passthrough()]).optional(),
-  streamRoutes: z.array(z.string()).optional(),
-  timeout: z.number().optional(),
-  memorySize: z.number().optional(),
-  environment: z.record(z.unknown()).optional(),
-}).passthrough();
-
 const offlineSchema = z.object({
   httpPort: z.union([z.number(), z.string()]).optional(),
   websocketPort: z.union([z.number(), z.string()]).optional(),
+  lambdaPort: z.union([z.number(), z.string()]).optional(),
   host: z.string().optional(),
   location: z.string().optional(),
 }).passthrough();
 
 type Route = { method: string; path: string };
 
-/** A function as the local stack runs it: its bundle, environment and time limit, as serverless offline would configure it. */
-export type LocalFunction = {
-  key: string;
-  setup: WorkerSetup;
-  env: Record<string, string>;
-  timeoutMs: number;
-};
-
 type StreamedFunction = LocalFunction & { routes: Route[] };
-
-const stringEnv = (values: Record<string, unknown> | undefined): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values ?? {})) if (v !== undefined && v !== null) out[k] = String(v);
-  return out;
-};
-
-/** Where the built bundles are (serverless-esbuild's work folder, serverless offline's `location`). */
-const bundleRoot = (serverless: Serverless, location: string) =>
-  resolve(serverless.serviceDir ?? serverless.config.serviceDir ?? serverless.config.servicePath ?? '.', location);
-
-/** One function of the service as the local stack runs it. */
-function localFunction(serverless: Serverless, root: string, key: string, fn: z.infer<typeof functionSchema>): LocalFunction {
-  const { service } = serverless;
-  const region = service.provider.region ?? 'us-east-1';
-  const inherited: Record<string, string> = {};
-  // As serverless-offline: the AWS_* variables of this process, then the function's own.
-  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('AWS_') && v !== undefined) inherited[k] = v;
-  const dot = fn.handler.lastIndexOf('.');
-  const memoryMb = fn.memorySize ?? service.provider.memorySize ?? 1024;
-  return {
-    key,
-    setup: { bundle: `${resolve(root, fn.handler.slice(0, dot))}.mjs`, exportName: fn.handler.slice(dot + 1), functionName: fn.name, memoryMb, region },
-    env: {
-      ...inherited,
-      AWS_REGION: region,
-      AWS_DEFAULT_REGION: region,
-      AWS_LAMBDA_FUNCTION_NAME: fn.name,
-      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
-      _HANDLER: fn.handler,
-      ...stringEnv(service.provider.environment),
-      ...stringEnv(fn.environment),
-      IS_OFFLINE: 'true',
-    },
-    timeoutMs: (fn.timeout ?? service.provider.timeout ?? 6) * 1000,
-  };
-}
 
 /** The functions served with response streaming. */
 function streamedFunctions(serverless: Serverless, location: string, say: Say): StreamedFunction[] {
@@ -330,22 +271,6 @@ class FunctionWorker {
 // Hop-by-hop headers belong to each connection, not to the request passed on.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
-/**
- * Request headers the front server sets itself when it passes a request on: the body
- * is read whole and sent with its own length, `Expect: 100-continue` was answered
- * here, and a missing Host is supplied.
- */
-const REPLACED = new Set(['content-length', 'expect', 'host']);
-
-const forwardedHeaders = (raw: string[]): string[] => {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] ?? '';
-    if (!HOP_BY_HOP.has(name.toLowerCase()) && !REPLACED.has(name.toLowerCase())) out.push(name, raw[i + 1] ?? '');
-  }
-  return out;
-};
-
 const withoutHopByHop = (raw: string[]): string[] => {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -433,21 +358,27 @@ export function mediaKeyOf(path: string): string | undefined {
   return key;
 }
 
+/** What this front serves itself, taken out of what serverless offline is handed. */
+const SERVED_EVENTS = ['httpApi', 'websocket', 'schedule'];
+
 export class StreamFront {
   private functions: StreamedFunction[] = [];
   private publicPort = 3000;
-  private upstreamPort = 0;
   private websocketPort = 3001;
+  private lambdaPort = 3002;
   private host = 'localhost';
-  private server: Server | undefined;
+  private servers: Server[] = [];
   private readonly workers = new Map<string, FunctionWorker>();
   private readonly agent = new Agent({ keepAlive: true });
   private router = new HttpApiRouter([]);
   private cors: HttpApiCors | undefined;
-  private root = '.';
-  /** The functions the HTTP API invoked so far, as the local stack runs them. */
-  private readonly invoked = new Map<string, LocalFunction>();
+  private local: LocalFunctions | undefined;
+  private webSocketRoutes = new Map<string, string>();
+  private schedules: ReturnType<typeof scheduledEvents> = [];
   private readonly pool: FunctionPool;
+  private readonly webSocket: WebSocketApi;
+  private readonly lambda: LambdaApi;
+  private scheduler: Scheduler | undefined;
 
   constructor(
     private readonly serverless: Serverless,
@@ -455,56 +386,89 @@ export class StreamFront {
     private readonly say: Say,
   ) {
     this.pool = new FunctionPool(instanceLimit(process.env.LOCAL_FUNCTION_INSTANCES), say);
+    const invoke = (fn: LocalFunction, event: unknown) => this.pool.invoke(fn, event);
+    this.webSocket = new WebSocketApi({
+      route: (routeKey) => {
+        const key = this.webSocketRoutes.get(routeKey);
+        return key === undefined ? undefined : this.local?.byKey(key);
+      },
+      invoke,
+      say,
+      routeSelectionExpression: serverless.service.provider.websocketsApiRouteSelectionExpression,
+    });
+    this.lambda = lambdaApi({ find: (name) => this.local?.byName(name), invoke, say });
   }
 
-  /** Whether this server takes the public port: it does whenever it has something to serve. */
-  private get serving(): boolean {
-    return this.functions.length > 0 || this.router.size > 0;
-  }
-
-  /** Before serverless offline starts: finds the routes and streamed functions and moves serverless offline to an internal port. */
+  /**
+   * Before serverless offline starts: reads the routes, streamed functions, WebSocket routes and schedules,
+   * takes them out of the service serverless offline is handed, and moves its invoke endpoint to an internal port.
+   */
   async prepare(): Promise<void> {
     const service = this.serverless.service;
     const custom = (service.custom ??= {});
     const offline = offlineSchema.parse(custom['serverless-offline'] ?? {});
     this.functions = streamedFunctions(this.serverless, offline.location ?? '', this.say);
-    this.root = bundleRoot(this.serverless, offline.location ?? '');
+    this.local = new LocalFunctions(this.serverless, bundleRoot(this.serverless, offline.location ?? ''));
     this.router = new HttpApiRouter(httpApiRoutes(service));
     this.cors = httpApiCors(service.provider);
-    if (!this.serving) return;
+    this.webSocketRoutes = webSocketRoutesOf(service);
+    this.schedules = scheduledEvents(service.getAllFunctions(), (key) => functionSchema.parse(service.getFunction(key)));
+    for (const key of service.getAllFunctions()) {
+      const fn = service.getFunction(key) as { events?: unknown[] } | undefined;
+      if (fn && Array.isArray(fn.events)) fn.events = fn.events.filter((e) => !(typeof e === 'object' && e !== null && SERVED_EVENTS.some((k) => k in e)));
+    }
     this.publicPort = Number(this.options.httpPort ?? offline.httpPort ?? 3000);
     this.host = String(this.options.host ?? offline.host ?? 'localhost');
     this.websocketPort = Number(this.options.websocketPort ?? offline.websocketPort ?? 3001);
-    this.upstreamPort = await freePort();
-    custom['serverless-offline'] = { ...offline, httpPort: this.upstreamPort };
+    this.lambdaPort = Number(this.options.lambdaPort ?? offline.lambdaPort ?? 3002);
+    // serverless offline's own ports, none of which faces anyone now.
+    const [httpPort, websocketPort, lambdaPort] = [await freePort(), await freePort(), await freePort()];
+    custom['serverless-offline'] = { ...offline, httpPort, websocketPort, lambdaPort };
     // Command-line options win over custom settings in serverless-offline.
-    if (this.options.httpPort !== undefined) this.options.httpPort = this.upstreamPort;
+    for (const [name, port] of Object.entries({ httpPort, websocketPort, lambdaPort })) if (this.options[name] !== undefined) this.options[name] = port;
   }
 
-  /** Once serverless offline listens: takes the public HTTP port. */
+  /** Once serverless offline is up: takes the public, WebSocket and invoke ports, and starts the schedules. */
   async listen(): Promise<void> {
-    if (!this.serving || this.server) return;
+    if (this.servers.length > 0) return;
     // Node would answer an HTTP/1.1 request without Host with a bare 400; route() answers it as the API does.
-    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
-    server.on('clientError', answerClientError);
-    // Node closes an idle kept-alive connection after 5 s. This process also runs serverless offline, its WebSocket
-    // server and the messages to and from every function instance, so its event loop can stall; when it comes back, the 5 s timer fires before the request that reached
+    const api = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, (req, res) => this.route(req, res));
+    // Node closes an idle kept-alive connection after 5 s. This process also runs the messages to and from every function
+    // instance, so its event loop can stall; when it comes back, the 5 s timer fires before the request that reached
     // the socket meanwhile is read, and the client sees "other side closed" (two e2e failures in one full run). A
     // client reuses a connection for a little less than the timeout the server announces (Keep-Alive: timeout=65),
     // so a long one makes the race rare.
-    server.keepAliveTimeout = 65_000;
+    api.keepAliveTimeout = 65_000;
     // Node answers an Expect it does not know with a bare 417, and a CONNECT by closing the socket.
-    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    api.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
       readBody(req, res, MAX_REQUEST_BYTES, () => apiError(res, 417, 'Expectation failed')));
-    server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, 405, 'Method not allowed'));
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
-    this.server = server;
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(this.publicPort, this.host, () => done());
-    });
+    api.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    const management = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => this.webSocket.management(req, res));
+    management.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.webSocket.upgrade(req, socket, head));
+    const invoke = createServer((req, res) => this.lambda.handle(req, res));
+    for (const server of [api, management, invoke]) {
+      server.on('clientError', answerClientError);
+      server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, 405, 'Method not allowed'));
+    }
+    const ports: [Server, number][] = [[api, this.publicPort], [management, this.websocketPort], [invoke, this.lambdaPort]];
+    for (const [server, port] of ports) {
+      await new Promise<void>((done, fail) => {
+        server.once('error', fail);
+        server.listen(port, this.host, () => done());
+      });
+      this.servers.push(server);
+    }
+    const local = this.local;
+    if (local) {
+      const jobs = this.schedules.filter((s) => s.enabled).flatMap((s) => {
+        const fn = local.byKey(s.key);
+        return fn ? [{ fn, rule: s.rule, ...(s.input === undefined ? {} : { input: s.input }) }] : [];
+      });
+      this.scheduler = startSchedule({ jobs, invoke: (fn, event) => this.pool.invoke(fn, event), say: this.say, region: this.serverless.service.provider.region ?? 'us-east-1' });
+    }
     const routes = this.functions.flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`));
-    this.say('notice', `response streaming on http://${this.host}:${this.publicPort}: ${routes.join(', ')}`);
+    this.say('notice', `HTTP API on http://${this.host}:${this.publicPort} (${this.router.size} routes; streamed: ${routes.join(', ') || 'none'})`);
+    this.say('notice', `WebSocket API on ws://${this.host}:${this.websocketPort}, Lambda invoke on http://${this.host}:${this.lambdaPort}`);
   }
 
   /** serverless-esbuild rebuilt the bundles: later calls load them afresh. */
@@ -512,16 +476,21 @@ export class StreamFront {
     for (const worker of this.workers.values()) worker.retire();
     this.workers.clear();
     this.pool.reload();
-    this.invoked.clear();
+    this.local?.forget();
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-    }
+    this.scheduler?.stop();
+    this.lambda.close();
+    await this.webSocket.close();
+    const servers = this.servers;
+    this.servers = [];
+    await Promise.all(
+      servers.map((server) => {
+        server.closeAllConnections();
+        return new Promise<void>((done) => server.close(() => done()));
+      }),
+    );
     await Promise.all([...this.workers.values()].map((w) => w.stop()));
     this.workers.clear();
     await this.pool.stop();
@@ -534,7 +503,7 @@ export class StreamFront {
       return;
     }
     // As API Gateway: a CORS preflight is answered from the configuration, before and without any function.
-    const cors = isPreflight(req) ? httpApiCors(this.serverless.service.provider) : undefined;
+    const cors = isPreflight(req) ? this.cors : undefined;
     if (cors) {
       answerPreflight(req, res, cors);
       return;
@@ -547,7 +516,8 @@ export class StreamFront {
     if (fn) return this.stream(fn, req, res);
     const match = this.router.match(method, path);
     if (match) this.call(match, req, res);
-    else this.proxy(req, res);
+    // As the HTTP API answers a request no route takes.
+    else readBody(req, res, MAX_REQUEST_BYTES, () => writeAnswer(req, res, withCors(NOT_FOUND, req.headers.origin, this.cors)));
   }
 
   /** As API Gateway: the whole request read (within Lambda's payload limit), the function invoked, its result answered. */
@@ -560,11 +530,8 @@ export class StreamFront {
         if (res.destroyed || res.writableEnded) return;
         writeAnswer(req, res, withCors(httpAnswer(outcome), req.headers.origin, this.cors));
       };
-      let fn = this.invoked.get(functionKey);
-      if (!fn) {
-        fn = localFunction(this.serverless, this.root, functionKey, functionSchema.parse(this.serverless.service.getFunction(functionKey)));
-        this.invoked.set(functionKey, fn);
-      }
+      const fn = this.local?.byKey(functionKey);
+      if (!fn) return answer({ error: new Error(`no function ${functionKey}`) });
       this.pool.invoke(fn, event).then(
         (result) => {
           // As Lambda, which fails the invocation: said here, since the function itself finished without error.
@@ -583,36 +550,16 @@ export class StreamFront {
     return withOriginHeaders(req.rawHeaders, { ip: req.socket.remoteAddress ?? '', host: req.headers.host }, process.env.ORIGIN_SECRET ?? '');
   }
 
-  /**
-   * The WebSocket API at /api/v1/streaming, as the distribution serves it: the handshake goes on to serverless
-   * offline's WebSocket port with the origin's headers, then bytes flow both ways. Any other path is 404.
-   */
+  /** The WebSocket API at /api/v1/streaming, as the distribution serves it: with the origin's headers. Any other path is 404. */
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const path = requestTarget(req.url).pathname;
     if (!WEBSOCKET_PATHS.has(path) || (req.method ?? 'GET').toUpperCase() !== 'GET') {
       answerOnSocket(socket, 404, 'Not found');
       return;
     }
-    const raw = this.originHeaders(req);
-    const lines = [`GET ${req.url} HTTP/1.1`];
-    for (let i = 0; i + 1 < raw.length; i += 2) lines.push(`${raw[i]}: ${raw[i + 1]}`);
-    const upstream = connect(this.websocketPort, this.host === '0.0.0.0' ? '127.0.0.1' : this.host);
-    upstream.on('connect', () => {
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    const end = () => {
-      upstream.destroy();
-      socket.destroy();
-    };
-    upstream.on('error', () => (upstream.readyState === 'opening' ? answerOnSocket(socket, 502, 'serverless offline did not answer') : end()));
-    upstream.on('close', () => socket.destroy());
-    socket.on('error', end);
-    socket.on('close', () => upstream.destroy());
+    req.rawHeaders = this.originHeaders(req);
+    this.webSocket.upgrade(req, socket, head);
   }
-
   /** Media under /system/, as the distribution serves the private bucket: GET and HEAD of one object, nothing under federation/. */
   private media(path: string, method: string, req: IncomingMessage, res: ServerResponse) {
     readBody(req, res, MAX_REQUEST_BYTES, () => {
@@ -648,47 +595,17 @@ export class StreamFront {
       worker.invoke(event, res);
     });
   }
+}
 
-  private proxy(req: IncomingMessage, res: ServerResponse) {
-    // As API Gateway, the whole request is read before a function is called, and one
-    // over Lambda's payload limit never reaches it (serverless offline would take up to
-    // 10 MB, and answer GET routes before their body is read, cutting the connection).
-    readBody(req, res, maxBodyBytes(req.headers['content-type']), (body) => this.forward(req, res, body));
+/** The function of each route of the WebSocket API (`$connect`, `$default`, ...). */
+function webSocketRoutesOf(service: Serverless['service']): Map<string, string> {
+  const routes = new Map<string, string>();
+  for (const key of service.getAllFunctions()) {
+    for (const event of functionSchema.parse(service.getFunction(key)).events ?? []) {
+      const route = z.object({ websocket: z.union([z.string(), z.object({ route: z.string() }).passthrough()]) }).safeParse(event);
+      if (!route.success) continue;
+      routes.set(typeof route.data.websocket === 'string' ? route.data.websocket : route.data.websocket.route, key);
+    }
   }
-
-  private forward(req: IncomingMessage, res: ServerResponse, body: Buffer, attempt = 1) {
-    // serverless offline's GET and HEAD routes read no body (hapi): it is not sent to them.
-    const withBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const headers = forwardedHeaders(req.rawHeaders);
-    // HTTP/1.0 clients may send no Host; serverless offline's server refuses a request without one.
-    headers.push('host', req.headers.host ?? `${this.host}:${this.publicPort}`);
-    if (withBody) headers.push('content-length', String(body.length));
-    let answered = false;
-    const upstream = request(
-      { host: this.host, port: this.upstreamPort, method: req.method, path: req.url, headers, agent: this.agent, setHost: false },
-      (answer) => {
-        answered = true;
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.rawHeaders));
-        answer.pipe(res);
-        answer.on('error', () => res.destroy());
-      },
-    );
-    upstream.on('error', () => {
-      if (answered) return;
-      // A kept-alive connection serverless offline closed just as it was reused: nothing reached a
-      // function, so the request goes again on a new connection (the body was read whole).
-      if (upstream.reusedSocket && attempt === 1 && !res.headersSent) {
-        this.forward(req, res, body, 2);
-        return;
-      }
-      if (!res.headersSent) jsonError(res, 502, 'serverless offline did not answer');
-      else res.destroy();
-    });
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    upstream.end(withBody ? body : undefined);
-  }
-
-
+  return routes;
 }

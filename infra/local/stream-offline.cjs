@@ -1,8 +1,8 @@
-// Serverless plugin: Lambda response streaming on the local stack (`serverless
-// offline start`, which `npm start` runs). serverless-offline 13 cannot stream a
-// response, so the functions whose `url` has `invokeMode: RESPONSE_STREAM` are
-// served by a front server on its HTTP port (infra/local/stream-front.ts), which
-// passes every other request on to serverless offline unchanged.
+// Serverless plugin: the front of the local stack (`serverless offline start`, which
+// `npm start` runs). infra/local/stream-front.ts serves the HTTP API, the functions
+// whose `url` streams its response (`invokeMode: RESPONSE_STREAM`, which
+// serverless-offline 13 cannot stream), the WebSocket API, Lambda's invoke endpoint
+// and the schedules, and runs every function in one pool of warm instances.
 //
 // It also declares the function property those functions use, `streamRoutes`: the
 // requests ('GET /api/v1/streaming/health') that reach the function, locally through
@@ -26,10 +26,9 @@ class StreamOffline {
       },
     });
     // A function's failure must not end the local stack, as one Lambda container's
-    // failure does not end the service in AWS. serverless offline runs each function
-    // in a worker thread and leaves the worker's 'error' event unheard, so a worker
-    // that dies would throw in this process. lib/http/guard.ts keeps requests from
-    // killing their worker; this keeps anything else from killing the stack.
+    // failure does not end the service in AWS. The pool hears each instance's 'error'
+    // (infra/local/function-pool.ts) and lib/http/guard.ts keeps requests from killing
+    // their instance; this keeps anything else from killing the stack.
     const survive = (kind) => (err) => {
       const text = err && err.stack ? err.stack : String(err);
       if (this.log) this.log.error(`${kind} in the local stack (it keeps running): ${text}`);
@@ -41,18 +40,12 @@ class StreamOffline {
     }
     this.hooks = {
       // Runs after serverless-esbuild's hook of the same name (listed before this plugin),
-      // once the bundles are built, and before serverless offline reads its port.
-      // serverless offline makes its own servers (the WebSocket port faces clients) in its init step, after this.
-      'before:offline:start:init': () => this.front().then(async (f) => {
-        this.jsonClientErrors();
-        await this.warmPool();
-        return f.prepare();
-      }),
+      // once the bundles are built, and before serverless offline reads its ports and events
+      // (in its init step, after this).
+      'before:offline:start:init': () => this.front().then((f) => f.prepare()),
       'after:offline:start:init': () => this.front().then((f) => f.listen()),
       // `serverless offline` without `start` has no init step to hook into.
       'before:offline:start': () => this.front().then(async (f) => {
-        this.jsonClientErrors();
-        await this.warmPool();
         await f.prepare();
         await f.listen();
       }),
@@ -61,44 +54,11 @@ class StreamOffline {
     };
   }
 
-  /**
-   * Node servers made in this process from now on answer a request their parser
-   * refuses (oversized headers, a malformed request line) with a JSON error, as the
-   * front server does, instead of hapi's bare status line: serverless offline's
-   * WebSocket port faces clients too.
-   */
-  jsonClientErrors() {
-    const http = require('node:http');
-    if (http.createServer.tootlessJsonErrors) return;
-    const create = http.createServer;
-    const answer = this.answerClientError;
-    const patched = function createServer(...args) {
-      const server = create.apply(this, args);
-      // After the caller (hapi) has added its own listener, in the same tick.
-      process.nextTick(() => {
-        server.removeAllListeners('clientError');
-        server.on('clientError', answer);
-      });
-      return server;
-    };
-    patched.tootlessJsonErrors = true;
-    http.createServer = patched;
-  }
-
-  /** At most LOCAL_FUNCTION_INSTANCES warm instances per function (infra/local/warm-pool.cjs). */
-  async warmPool() {
-    const raw = process.env.LOCAL_FUNCTION_INSTANCES;
-    const limit = raw === undefined || raw === '' ? 3 : Number(raw);
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`LOCAL_FUNCTION_INSTANCES must be a whole number from 1, not ${raw}`);
-    await require('./warm-pool.cjs').limitInstances(limit);
-  }
-
   /** The TypeScript side, loaded through tsx only when serverless offline runs (never when packaging). */
   async front() {
     if (!this.instance) {
       const { tsImport } = await import('tsx/esm/api');
-      const { StreamFront, answerClientError } = await tsImport('./stream-front.ts', pathToFileURL(__filename).href);
-      this.answerClientError = answerClientError;
+      const { StreamFront } = await tsImport('./stream-front.ts', pathToFileURL(__filename).href);
       // Serverless v3 hands every plugin its logger (notice, warning, error).
       const say = (level, line) => this.log && this.log[level](line);
       this.instance = new StreamFront(this.serverless, this.options, say);

@@ -27,7 +27,7 @@ export async function connectionRequest(endpoint: string, connectionId: string, 
   }
 }
 
-/** A bare 410 (serverless offline's answer for a connection gone) is GoneException, as API Gateway names it. */
+/** A bare 410 (a Management API that names no error type) is GoneException, as API Gateway names it. */
 function goneNamed(err: unknown): unknown {
   const status = (err as Partial<AwsError> | undefined)?.$metadata?.httpStatusCode;
   if (err instanceof Error && status === 410 && err.name !== 'GoneException') err.name = 'GoneException';

@@ -1,7 +1,7 @@
 // The queue adapter. Producers call `enqueue`; workers are SQS-triggered Lambdas.
 // Where SQS exists (AWS, LocalStack) messages go to SQS. The embedded local stack
 // has no SQS emulator, so the same SQS-shaped event is delivered to the worker
-// through serverless-offline's Lambda invoke endpoint as an async (Event)
+// through the local stack's Lambda invoke endpoint as an async (Event)
 // invocation. Tests may register workers to run in-process (`inline`). Every
 // message is checked against its queue's contract (./messages.ts) before it leaves.
 import { randomUUID } from 'node:crypto';
@@ -44,13 +44,13 @@ export function registerInlineQueue(queue: QueueName, keep: (message: HeldMessag
 
 /**
  * Does a message sent to `queue` with a delay wait that long before its worker sees it? In SQS, in the lambda mode
- * (the local stack's invoke endpoint holds it, infra/local/queue-front.ts) and in an inline queue that holds
+ * (the local stack's invoke endpoint holds it, infra/local/lambda-api.ts) and in an inline queue that holds
  * messages; inline workers run it at once.
  */
 export const queueHoldsDelays = (queue: QueueName): boolean =>
   config.queueMode === 'sqs' || config.queueMode === 'lambda' || (config.queueMode === 'inline' && inlineQueues.has(queue));
 
-/** The record attribute that asks the local stack's invoke endpoint to hold an invocation (infra/local/queue-front.ts). */
+/** The record attribute that asks the local stack's invoke endpoint to hold an invocation (infra/local/lambda-api.ts). */
 const LOCAL_DELAY_ATTRIBUTE = 'DelaySeconds';
 
 /** An SQS event of `bodies`, as the queue's event source mapping hands them to its worker. `delaySeconds`: see LOCAL_DELAY_ATTRIBUTE. */

@@ -67,7 +67,7 @@ describe('hostile requests to every route', () => {
       socket.on('error', reject);
     });
 
-    // The front server, serverless offline's HTTP and WebSocket servers all answered: no process of the
+    // The front server's HTTP and WebSocket ports all answered: no process of the
     // stack died, and nothing in it reported an error that escaped.
     expect(stack().output()).not.toMatch(/uncaught exception|unhandled 'error' event|ERR_UNHANDLED_ERROR/i);
   });

@@ -17,7 +17,7 @@ beforeAll(() => {
   process.stdout.write(`local stack answered in ${(stack().startupMs / 1000).toFixed(1)} s\n`);
 });
 
-/** Invokes a function synchronously through serverless-offline's Lambda endpoint, as `aws lambda invoke` would. */
+/** Invokes a function synchronously through the local stack's Lambda endpoint, as `aws lambda invoke` would. */
 async function invoke(fn: string, event: unknown): Promise<unknown> {
   const client = new LambdaClient({ endpoint: stack().lambdaEndpoint, region: 'us-east-1' });
   const res = await client.send(new InvokeCommand({ FunctionName: `tootless-local-${fn}`, Payload: Buffer.from(JSON.stringify(event)) }));

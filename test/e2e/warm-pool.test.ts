@@ -1,4 +1,4 @@
-// The local stack's warm pool (infra/local/warm-pool.cjs): concurrent invocations of one
+// The local stack's warm pool (infra/local/function-pool.ts): concurrent invocations of one
 // function share at most LOCAL_FUNCTION_INSTANCES instances, waiting for a free one rather
 // than each starting a cold worker, and later invocations run on the same warm instances.
 // Each response names its instance (X-Instance, lib/http/index.ts, with EXPOSE_METRICS).

@@ -1,11 +1,11 @@
-// The local stack's instances of the functions the HTTP API invokes (infra/local/function-pool.ts):
+// The local stack's one runner, the instances of every function it invokes (infra/local/function-pool.ts):
 // one invocation at a time per instance, at most the limit per function, the function's own
 // environment and context, and an instance lost (time limit, crash) or retired (rebuild) replaced.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FunctionPool } from '../../infra/local/function-pool';
-import type { LocalFunction } from '../../infra/local/stream-front';
+import type { LocalFunction } from '../../infra/local/local-functions';
 
 const dir = mkdtempSync(join(tmpdir(), 'function-pool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +28,7 @@ export const handler = async (event, context) => {
 
 const fixture = (timeoutMs = 5000): LocalFunction => ({
   key: 'fixture',
+  name: 'tootless-test-fixture',
   setup: { bundle: join(dir, 'fixture'.concat('.mjs')), exportName: 'handler', functionName: 'tootless-test-fixture', memoryMb: 256, region: 'us-east-1' },
   env: { FIXTURE_VALUE: 'from the function', AWS_LAMBDA_FUNCTION_NAME: 'tootless-test-fixture' },
   timeoutMs,

@@ -2,7 +2,6 @@
 // URL in RESPONSE_STREAM mode run them (infra/local/lambda-stream.ts), and the local
 // stack's front server (infra/local/stream-front.ts) that serves them over HTTP.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -288,13 +287,11 @@ describe('outside the Lambda runtime', () => {
 });
 
 // The local stack's front server, with a bundle that uses the runtime's globals as any
-// streamed handler does, and a stand-in for serverless offline behind it.
+// streamed handler does, and a buffered function behind an HTTP API route.
 describe('the local stack front server', () => {
   let dir: string;
   let front: StreamFront;
-  let upstream: Server;
   let base: string;
-  const upstreamSaw: { method?: string; url?: string; body?: string; host?: string }[] = [];
 
   const FIXTURE = `
 import { writeFileSync } from 'node:fs';
@@ -316,6 +313,15 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
     dir = mkdtempSync(join(tmpdir(), 'tootless-front-'));
     mkdirSync(join(dir, '.build/functions/fixture'), { recursive: true });
     writeFileSync(join(dir, '.build/functions/fixture/stream.mjs'), FIXTURE);
+    writeFileSync(
+      join(dir, '.build/functions/fixture/buffered.mjs'),
+      `export const handler = async (event) => ({
+  statusCode: 201,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  cookies: ['a=1; Path=/; HttpOnly', 'b=2; Path=/'],
+  body: JSON.stringify({ routeKey: event.routeKey, rawPath: event.rawPath, rawQueryString: event.rawQueryString, body: event.body, host: event.headers.host, function: process.env.AWS_LAMBDA_FUNCTION_NAME }),
+});\n`,
+    );
     const port = await freePort();
     const functions: Record<string, unknown> = {
       fixtureStream: {
@@ -325,7 +331,7 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
         streamRoutes: ['GET /api/v1/streaming/fixture'],
         environment: { FIXTURE_VALUE: 'from the function' },
       },
-      buffered: { handler: 'functions/fixture/buffered.handler', name: 'tootless-test-buffered', events: [] },
+      buffered: { handler: 'functions/fixture/buffered.handler', name: 'tootless-test-buffered', events: [{ httpApi: 'POST /api/v1/statuses' }] },
     };
     const serverless: Serverless = {
       config: { servicePath: dir },
@@ -338,26 +344,16 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
     };
     front = new StreamFront(serverless, {}, () => undefined);
     await front.prepare();
+    // serverless offline's own ports move out of the way, and it is handed no event the front serves.
     const moved = z.object({ httpPort: z.number() }).parse(serverless.service.custom?.['serverless-offline']);
     expect(moved.httpPort).not.toBe(port);
-    // Stands in for serverless offline on the port it was moved to.
-    upstream = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        upstreamSaw.push({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString('utf8'), host: req.headers.host });
-        res.setHeader('Set-Cookie', ['a=1; Path=/; HttpOnly', 'b=2; Path=/']);
-        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"error":"Not found"}');
-      });
-    });
-    await new Promise<void>((r) => upstream.listen(moved.httpPort, '127.0.0.1', () => r()));
+    expect(functions.buffered).toMatchObject({ events: [] });
     await front.listen();
     base = `http://127.0.0.1:${port}`;
   });
 
   afterAll(async () => {
     await front?.close();
-    await new Promise<void>((r) => (upstream ? upstream.close(() => r()) : r()));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -407,20 +403,30 @@ export const handler = awslambda.streamifyResponse(async (event, responseStream)
     expect(await res.json()).toEqual({ Message: 'Internal Server Error' });
   });
 
-  it('passes every other request to serverless offline unchanged: method, path, query, body, Host, and each Set-Cookie', async () => {
+  it('runs a buffered function behind its HTTP API route: payload 2.0 in, its status, body and each Set-Cookie out', async () => {
     const res = await fetch(`${base}/api/v1/statuses?x=1`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'status=hello',
     });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'Not found' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({
+      routeKey: 'POST /api/v1/statuses',
+      rawPath: '/api/v1/statuses',
+      rawQueryString: 'x=1',
+      body: 'status=hello',
+      host: new URL(base).host,
+      function: 'tootless-test-buffered',
+    });
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/']);
-    // A method the stream does not list goes on as well.
-    await fetch(`${base}/api/v1/streaming/fixture`, { method: 'DELETE' });
-    expect(upstreamSaw).toEqual([
-      { method: 'POST', url: '/api/v1/statuses?x=1', body: 'status=hello', host: new URL(base).host },
-      { method: 'DELETE', url: '/api/v1/streaming/fixture', body: '', host: new URL(base).host },
-    ]);
+  });
+
+  it('answers a request no route takes as the HTTP API does, without running any function', async () => {
+    // A method the stream does not list is no route either.
+    for (const [method, path] of [['DELETE', '/api/v1/streaming/fixture'], ['GET', '/api/v1/statuses']]) {
+      const res = await fetch(`${base}${path}`, { method });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Not Found' });
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Starts the real local stack (infra/local/start.ts: dynalite, s3rver, serverless
-// offline) for the end-to-end suite, on free ports with a fresh data directory,
+// offline and its front) for the end-to-end suite, on free ports with a fresh data directory,
 // and stops it with its whole process group. A stack may also listen on an address
 // and port of its own under a public name (alpha.test on 127.0.0.2:80), as a server
 // on the internet would.
@@ -20,9 +20,9 @@ export type Stack = {
   domain: string;
   /** The public streaming URL (STREAMING_URL). */
   wsUrl: string;
-  /** serverless offline's WebSocket port, where the Management API (frames, closing) is served (STREAMING_MANAGEMENT_URL). */
+  /** The WebSocket port, where the Management API (frames, closing) is served (STREAMING_MANAGEMENT_URL). */
   managementUrl: string;
-  /** serverless-offline's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
+  /** The local stack's Lambda invoke endpoint (the queue adapter's LAMBDA_ENDPOINT). */
   lambdaEndpoint: string;
   /** Its DynamoDB emulator and table: where `npm run admin` finds the stack's state. */
   dynamo: { endpoint: string; tableName: string };

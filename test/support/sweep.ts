@@ -1,5 +1,5 @@
 // Runs a local stack's sweeper as its schedule would at a chosen moment: the same
-// ScheduledEvent serverless-offline's scheduler sends, through the stack's Lambda
+// ScheduledEvent the local stack's scheduler sends (infra/local/schedule.ts), through the stack's Lambda
 // invoke endpoint. The function judges what is due by the event's `time`, so a
 // test moves the clock forward without waiting (polls that close, scheduled posts).
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
