@@ -1,10 +1,11 @@
-// Smoke test of the local stack as `npm start` runs it: HTTP through serverless
-// offline (payload v2 events), and the queue path through its Lambda invoke
-// endpoint, the way lib/queue delivers SQS-shaped events without SQS.
+// Smoke test of the local stack as `npm start` runs it: HTTP through its front
+// (payload v2 events), and the queue path through its Lambda invoke endpoint, the
+// way lib/queue delivers SQS-shaped events without SQS.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { WebSocket } from 'ws';
 import { enqueue } from '../../lib/queue';
 import { useStack } from '../support/stack';
 
@@ -106,5 +107,21 @@ describe('the local stack', () => {
       return undefined;
     });
     expect(mail).toMatchObject({ to: 'smoke@example.com', text: 'sent through the stack' });
+  });
+
+  it('runs every function through its own front: serverless offline serves no event and runs nothing itself', async () => {
+    // A WebSocket handshake and a frame, besides the HTTP requests and the queued message above.
+    const socket = new WebSocket(`${stack().wsUrl}/api/v1/streaming?stream=public`);
+    const frame = await new Promise<string>((resolve, reject) => {
+      socket.on('message', (data: Buffer) => resolve(data.toString('utf8')));
+      socket.on('error', reject);
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'subscribe', stream: 'no-such-stream' })));
+    });
+    socket.close();
+    expect(JSON.parse(frame)).toMatchObject({ error: expect.any(String) });
+    const output = stack().output();
+    expect(output).toMatch(/WebSocket API on ws:/);
+    // What serverless offline prints when it serves a route or runs a function: none of it.
+    expect(output).not.toMatch(/\(λ: |Scheduling \[|Server ready:|Offline \[websocket\]/);
   });
 });
