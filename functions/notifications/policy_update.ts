@@ -1,4 +1,4 @@
-// PUT /api/v1/notifications/policy (https://docs.joinmastodon.org/methods/notifications/#update-policy-v1):
+// PUT or PATCH /api/v1/notifications/policy (https://docs.joinmastodon.org/methods/notifications/#update-policy-v1):
 // the v1 booleans: true filters a criterion (a dropping one stays dropping), false accepts it.
 import { z } from 'zod';
 import type { PolicyAction } from '../../lib/db/notification_requests';

@@ -1,4 +1,4 @@
-// PATCH /api/v2/notifications/policy (https://docs.joinmastodon.org/methods/notifications/#update-the-filtering-policy-for-notifications):
+// PATCH or PUT /api/v2/notifications/policy (https://docs.joinmastodon.org/methods/notifications/#update-the-filtering-policy-for-notifications):
 // sets any of the five criteria to accept, filter or drop; the others keep their value.
 import { z } from 'zod';
 import { policyActions } from '../../lib/db/notification_requests';

@@ -26,7 +26,7 @@ import {
 import type { Status } from '../db/statuses';
 import { isId } from '../ids';
 import { policyAction } from '../policy/notification_policy';
-import { id, oneOrMany } from '../schema';
+import { oneOrMany } from '../schema';
 
 /**
  * What the recipient's policy does with a new notification. One GetItem of the
@@ -89,8 +89,19 @@ export async function viewerRequests(viewerId: string, ids: string[]): Promise<N
   return found.filter((r): r is NotificationRequest => r !== undefined);
 }
 
-/** The `id[]` of the bulk accept and dismiss endpoints: at most a page's worth (80, the list's largest page). */
+/**
+ * The `id[]` of the bulk accept and dismiss endpoints. As Mastodon's (which looks the ids up and acts on those it
+ * finds), no id, an empty list or values that are no ids act on nothing and answer 200; a number is read as its
+ * digits. At most a page's worth (80, the list's largest page), so that one request's reads stay bounded.
+ */
 export const bulkRequestIds = z.object({
-  id: oneOrMany(z.array(id, { invalid_type_error: 'must be a list of ids' }).min(1, 'must name at least one request').max(80, 'has too many ids')),
+  id: oneOrMany(z.array(z.unknown(), { invalid_type_error: 'must be a list of ids' }).max(80, 'has too many ids'))
+    .optional()
+    .transform((values) =>
+      (values ?? []).flatMap((v) => {
+        const text = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v;
+        return typeof text === 'string' && isId(text) ? [text] : [];
+      }),
+    ),
 });
 export type BulkRequestIds = z.infer<typeof bulkRequestIds>;

@@ -98,6 +98,17 @@ describe('routing as API Gateway routes', () => {
     }
     expect(router.match('GET', '/api/v1/no-such-endpoint')?.route.functionKey).toBe(catchAll!.fn);
   });
+
+  it('takes an update of the notification policy by PUT or PATCH, in both versions, as Mastodon\'s routes do', () => {
+    const functions: Record<string, { events: unknown[] }> = {};
+    for (const r of loadRoutes().filter((r) => !r.stream)) (functions[r.fn] ??= { events: [] }).events.push({ httpApi: r.key });
+    const router = new HttpApiRouter(httpApiRoutes(service(functions)));
+    const fn = (method: string, path: string) => router.match(method, path)?.route.functionKey;
+    expect(fn('PUT', '/api/v2/notifications/policy')).toBe(fn('PATCH', '/api/v2/notifications/policy'));
+    expect(fn('PATCH', '/api/v1/notifications/policy')).toBe(fn('PUT', '/api/v1/notifications/policy'));
+    expect(fn('PUT', '/api/v2/notifications/policy')).toBe('notificationsPolicyV2Update');
+    expect(fn('PATCH', '/api/v1/notifications/policy')).toBe('notificationsPolicyUpdate');
+  });
 });
 
 describe('the payload 2.0 event', () => {
