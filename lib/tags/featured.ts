@@ -1,7 +1,8 @@
 // Featured tags (Mastodon's FeaturedTag): at most 10 per account, each with the
 // statuses_count and last_status_at of the account's public and unlisted
-// statuses using it (counters kept at write time, lib/db/tags.ts). Rendered as
-// Mastodon 4 does: statuses_count a string, last_status_at a date (YYYY-MM-DD).
+// statuses using it (counters kept at write time, lib/db/tags.ts). Rendered as our
+// spec types them (spec/api.md: statuses_count an integer, last_status_at a datetime),
+// where Mastodon 4 sends a string of digits and a day.
 import type { Account } from '../db/accounts';
 import {
   deleteFeaturedTag,
@@ -27,8 +28,8 @@ function render(account: Account, tag: FeaturedTag, counters: AccountTag | undef
     id: tag.id,
     name: tag.name,
     url: `${config.baseUrl}/@${account.username}/tagged/${encodeURIComponent(tag.tag)}`,
-    statuses_count: String(counters?.statusesCount ?? 0),
-    last_status_at: counters?.lastStatusAt ? counters.lastStatusAt.slice(0, 10) : null,
+    statuses_count: counters?.statusesCount ?? 0,
+    last_status_at: counters?.lastStatusAt ? new Date(counters.lastStatusAt).toISOString() : null,
   };
 }
 
