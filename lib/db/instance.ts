@@ -35,6 +35,8 @@ export const settingsItem = z.object({
    */
   limitedFederation: z.boolean().default(false),
   updatedAt: z.string().optional(),
+  /** When the long description last changed; unset until an operator sets one (ExtendedDescription's updated_at). */
+  descriptionUpdatedAt: z.string().optional(),
 });
 export type InstanceSettings = z.infer<typeof settingsItem> & { requireEmailConfirmation: boolean };
 
@@ -60,7 +62,9 @@ export const recentInstanceSettings = (): Promise<InstanceSettings> => kept.get(
 
 export async function updateInstanceSettings(changes: Partial<z.infer<typeof settingsItem>>): Promise<InstanceSettings> {
   const current = (await getItem(keys.instanceSettings(), settingsItem, true)) ?? settingsItem.parse({});
-  const next = settingsItem.parse({ ...current, ...changes, updatedAt: nowIso() });
+  const now = nowIso();
+  const described = changes.description !== undefined && changes.description !== current.description;
+  const next = settingsItem.parse({ ...current, ...changes, updatedAt: now, ...(described ? { descriptionUpdatedAt: now } : {}) });
   try {
     await putItem({ ...keys.instanceSettings(), ...next });
   } finally {

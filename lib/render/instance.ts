@@ -140,9 +140,10 @@ export const renderActivityWeek = (w: WeekActivity) => ({
 /**
  * ExtendedDescription (GET /api/v1/instance/extended_description): the operator's long description, the
  * HTML they set (`settings set description`, which v1's `description` also serves). `updated_at` is when the
- * settings last changed; settings never changed have no date, and Mastodon then answers the current time.
+ * description last changed, and null for one never set, as Mastodon's (the date of its setting's row).
  */
-export const renderExtendedDescription = (settings: InstanceSettings, now: Date = new Date()) => ({
-  updated_at: settings.updatedAt ?? now.toISOString(),
+export const renderExtendedDescription = (settings: InstanceSettings) => ({
+  // A description set before its own date was kept has the settings' date.
+  updated_at: settings.descriptionUpdatedAt ?? (settings.description ? (settings.updatedAt ?? null) : null),
   content: settings.description,
 });

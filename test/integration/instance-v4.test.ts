@@ -13,6 +13,7 @@ import { registerAccount } from '../../lib/accounts/register';
 import { API_VERSION, MASTODON_COMPATIBILITY } from '../../lib/config';
 import { recordActivity, weekOf } from '../../lib/db/activity';
 import { updateInstanceSettings } from '../../lib/db/instance';
+import { forgetAllMemos } from '../../lib/memo';
 import { countOnInstance, instanceStats } from '../../lib/db/stats';
 import { derivedVapidKeys, secrets } from '../../lib/secrets';
 import { call } from '../support/http';
@@ -90,11 +91,27 @@ describe('GET /api/v1/instance/rules', () => {
 });
 
 describe('GET /api/v1/instance/extended_description', () => {
+  it('answers no date for a description never set, as Mastodon, whatever else the operator changed', async () => {
+    await updateInstanceSettings({ title: 'Renamed' });
+    forgetAllMemos();
+    const res = await get(extendedDescription, '/api/v1/instance/extended_description');
+    expect(res.body).toEqual({ updated_at: null, content: '' });
+  });
+
+  it('answers the operator’s description with when it changed, a date other settings do not move', async () => {
+    const set = await updateInstanceSettings({ description: '<p>About us</p>' });
+    await new Promise((r) => setTimeout(r, 5));
+    await updateInstanceSettings({ title: 'Renamed again', description: '<p>About us</p>' });
+    forgetAllMemos();
+    expect((await get(extendedDescription, '/api/v1/instance/extended_description')).body).toEqual({ updated_at: set.descriptionUpdatedAt, content: '<p>About us</p>' });
+    expect(set.descriptionUpdatedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+  });
+
   it('answers the operator’s description with when the settings changed', async () => {
     const settings = await updateInstanceSettings({ description: '<p>About us</p>' });
     const res = await get(extendedDescription, '/api/v1/instance/extended_description');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ updated_at: settings.updatedAt, content: '<p>About us</p>' });
+    expect(res.body).toEqual({ updated_at: settings.descriptionUpdatedAt, content: '<p>About us</p>' });
     // The settings item, and the rate-limit counter; warm, the counter only.
     expect(res.headers['x-db-calls']).toBe('2');
     expect((await get(extendedDescription, '/api/v1/instance/extended_description')).headers['x-db-calls']).toBe('1');
