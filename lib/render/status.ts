@@ -146,9 +146,21 @@ export async function renderStatuses(
   return out;
 }
 
-/** One status; 404 when its author (or a reblog's original) is gone, as the status cannot be shown. */
+/** What a viewer did with a status, which a single reblog answers for its original. */
+const INTERACTIONS = ['favourited', 'reblogged', 'muted', 'bookmarked'] as const;
+
+/**
+ * One status; 404 when its author (or a reblog's original) is gone, as the status cannot be shown. A reblog alone
+ * (the answer to POST .../reblog, GET of a reblog's id) carries its original's interaction flags at the top too, as
+ * Mastodon's answer does (it asks them of the original when no page of relationships was prepared); on a page
+ * (timelines) the top-level flags stay the reblog's own.
+ */
 export async function renderStatus(status: Status, viewer: Account | undefined, opts: RenderOptions = {}): Promise<Record<string, unknown>> {
   const [rendered] = await renderStatuses([status], viewer, opts);
   if (!rendered) throw notFound();
+  const original = rendered.reblog;
+  if (viewer && typeof original === 'object' && original !== null) {
+    for (const flag of INTERACTIONS) rendered[flag] = (original as Record<string, unknown>)[flag];
+  }
   return rendered;
 }

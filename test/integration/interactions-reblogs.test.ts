@@ -54,6 +54,8 @@ describe('POST /api/v1/statuses/:id/reblog', () => {
     const res = await boost(original.id, booster.token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ visibility: 'public', account: { id: booster.account.id }, reblog: { id: original.id, reblogged: true, reblogs_count: 1 } });
+    // As Mastodon's answer: the reblog carries its original's flags at the top too (apps read either).
+    expect(res.body).toMatchObject({ reblogged: true, favourited: false, bookmarked: false, muted: false });
     const reblogId: string = res.body.id;
     expect(reblogId).not.toBe(original.id);
 
