@@ -64,7 +64,9 @@ export const updateCredentialsInput = z.object({
       { invalid_type_error: 'must be an object' },
     )
     .optional(),
-  fields_attributes: fieldRows.optional(),
+  // A value that is no list or object (a form encoder's `fields_attributes=undefined`) is dropped, as Rails's
+  // strong parameters drop a scalar where nested attributes are expected: the fields stay as they are.
+  fields_attributes: z.preprocess((v) => (typeof v === 'object' && v !== null ? v : undefined), fieldRows.optional()),
 });
 export type UpdateCredentialsInput = z.infer<typeof updateCredentialsInput>;
 

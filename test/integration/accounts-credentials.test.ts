@@ -208,7 +208,6 @@ describe('PATCH /api/v1/accounts/update_credentials', () => {
     ['a three-letter language', { source: { language: 'eng' } }, 'Validation failed: Default language is not included in the list'],
     ['a non-string display name', { display_name: 42 }, /display_name must be a string/],
     ['a non-boolean locked', { locked: 'maybe' }, /locked must be a boolean/],
-    ['fields as a string', { fields_attributes: 'nope' }, /fields_attributes/],
     ['a field row as a string', { fields_attributes: ['nope'] }, /fields_attributes/],
     ['a non-object source', { source: 'public' }, /source must be an object/],
     ['an avatar sent as text', { avatar: 'data:image/png;base64,AAAA' }, /avatar must be an image file/],
@@ -221,6 +220,18 @@ describe('PATCH /api/v1/accounts/update_credentials', () => {
     expect(res.body).toEqual({ error: expect.any(String) });
     expect(res.body.error).toMatch(message);
     expect(await accountById(account.id)).toEqual(account);
+  });
+
+  it.each([
+    ['a string in JSON', { json: { display_name: 'Changed', fields_attributes: 'nope' } }],
+    ['`undefined` in a form', { body: { contentType: 'application/x-www-form-urlencoded', data: 'display_name=Changed&fields_attributes=undefined' } }],
+    ['a number', { json: { display_name: 'Changed', fields_attributes: 3 } }],
+  ])('ignores fields_attributes given as %s, as Mastodon, and keeps the fields', async (_name, body) => {
+    const { token } = await aUser();
+    await patch(token, { json: { fields_attributes: [{ name: 'Kept', value: 'yes' }] } });
+    const res = await patch(token, body);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ display_name: 'Changed', fields: [{ name: 'Kept', value: 'yes' }] });
   });
 
   it('reports every broken rule in one message', async () => {
