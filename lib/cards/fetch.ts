@@ -39,7 +39,7 @@ async function fetchOEmbed(href: string, pageUrl: string, deadline: number): Pro
   const timeoutMs = deadline - Date.now();
   if (!endpoint || timeoutMs <= 0) return undefined;
   try {
-    const answer = await guardedGet(endpoint, { accept: 'application/json', maxBytes: MAX_OEMBED_BYTES, timeoutMs, acceptType: isJson });
+    const answer = await guardedGet(endpoint, { accept: 'application/json', maxBytes: MAX_OEMBED_BYTES, timeoutMs, acceptType: isJson, plainHttp: true });
     const embed = jsonObject(answer.body);
     return embed ? { embed, endpoint: answer.url } : undefined;
   } catch (err) {
@@ -60,6 +60,8 @@ export async function fetchCardDraft(url: string): Promise<CardDraft> {
     timeoutMs: fetchTimeoutMs,
     truncate: true,
     acceptType: isHtml,
+    // Mastodon makes cards of http pages too; the address guard holds all the same.
+    plainHttp: true,
   });
   const meta = readPageMeta(decode(page.body, page.contentType));
   const draft = draftFromPage(url, page.url, meta);

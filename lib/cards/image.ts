@@ -39,7 +39,7 @@ async function scaled(data: Buffer): Promise<{ jpeg: Buffer; width: number; heig
 export async function copyCardImage(cardUrl: string, imageUrl: string): Promise<CardImage | undefined> {
   let data: Buffer;
   try {
-    data = await fetchMedia(imageUrl, { maxBytes: CARD_IMAGE_MAX_BYTES });
+    data = await fetchMedia(imageUrl, { maxBytes: CARD_IMAGE_MAX_BYTES, plainHttp: true });
   } catch (err) {
     log.info('cards: image not fetched', { cardUrl, imageUrl, err });
     return undefined;

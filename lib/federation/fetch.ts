@@ -10,7 +10,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { config, SOFTWARE } from '../config';
 import { jsonNestsDeeper } from '../schema';
-import { checkOutboundUrl, DestinationRefused, outboundLookup } from './guard';
+import { checkOutboundUrl, DestinationRefused, outboundLookup, type OutboundRules } from './guard';
 import { signRequest, type Signer } from './signatures';
 import { instanceSigner } from './keys';
 import { federationRefusalOfUrl } from '../policy/instance_domains';
@@ -69,7 +69,7 @@ type Answer = { status: number; location?: string; body: Buffer; contentType: st
  * (a web page's metadata sits at its start) instead of refusing it; `acceptType` refuses a 2xx answer whose
  * Content-Type it does not take before reading its body (lib/cards: only text/html pages).
  */
-export type ReadOptions = { truncate?: boolean; acceptType?: (contentType: string) => boolean };
+export type ReadOptions = { truncate?: boolean; acceptType?: (contentType: string) => boolean } & OutboundRules;
 
 class UnwantedType extends Error {
   constructor(readonly contentType: string) {
@@ -129,7 +129,7 @@ function send(
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new Error(`no answer within ${requestTimeoutMs} ms`));
-    const req = request(url, { method, headers, agent: agents[secure ? 'https:' : 'http:'], lookup: outboundLookup(url) }, (res) => {
+    const req = request(url, { method, headers, agent: agents[secure ? 'https:' : 'http:'], lookup: outboundLookup(url, read) }, (res) => {
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       const contentType = String(res.headers['content-type'] ?? '');
@@ -189,7 +189,7 @@ export async function guardedGet(
     let answer: Answer;
     try {
       await refuseSuspended(current);
-      const url = checkOutboundUrl(current);
+      const url = checkOutboundUrl(current, opts);
       const headers: Record<string, string> = { accept: opts.accept, 'user-agent': userAgent() };
       const signed = opts.signer ? signRequest({ method: 'GET', url: url.href, headers }, opts.signer) : {};
       answer = await send(url, 'GET', { ...headers, ...signed }, undefined, deadline, opts.maxBytes ?? MAX_DOCUMENT_BYTES, opts);
@@ -248,8 +248,8 @@ export async function fetchObject(url: string, opts: { signer?: Signer; timeoutM
  * (a declared Content-Length over it is refused before reading, a body that grows past it is cut off:
  * FetchTooLarge), within three times a document's time limit (files are larger), each redirect checked again.
  */
-export async function fetchMedia(url: string, opts: { maxBytes: number }): Promise<Buffer> {
-  const answer = await guardedGet(url, { accept: '*/*', maxBytes: opts.maxBytes, timeoutMs: 3 * requestTimeoutMs });
+export async function fetchMedia(url: string, opts: { maxBytes: number } & OutboundRules): Promise<Buffer> {
+  const answer = await guardedGet(url, { accept: '*/*', maxBytes: opts.maxBytes, timeoutMs: 3 * requestTimeoutMs, plainHttp: opts.plainHttp });
   return answer.body;
 }
 

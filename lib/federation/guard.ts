@@ -11,6 +11,9 @@
 // private (RFC 1918, unique-local) addresses are allowed too, and plain http to
 // them: two stacks on one machine federate that way. Link-local (the cloud
 // metadata address among them) and the other reserved ranges never are.
+//
+// A preview card's page and image are not federation: Mastodon fetches them over
+// plain http too, and so do we (`{ plainHttp: true }`), to public addresses only.
 import type { LookupFunction } from 'node:net';
 import { config } from '../config';
 import { addressesOf, checkedLookup, classifyAddress, hostOf, isAddressLiteral, isLoopbackName, type AddressKind } from '../net';
@@ -28,12 +31,18 @@ export class DestinationRefused extends Error {
 const allowPrivate = () => config.federationAllowPrivate;
 const isInside = (kind: AddressKind) => kind === 'loopback' || kind === 'private';
 
-function assertAllowed(addresses: string[], plainHttp: boolean): void {
+/** What a request may do besides https to public addresses. */
+export type OutboundRules = {
+  /** Plain http to public addresses as well (a preview card's page or image, which Mastodon fetches over http too). */
+  plainHttp?: boolean;
+};
+
+function assertAllowed(addresses: string[], plainHttp: boolean, rules: OutboundRules): void {
   const kinds = addresses.map(classifyAddress);
   const allowed = (kind: AddressKind) => kind === 'public' || (isInside(kind) && allowPrivate());
   if (!kinds.every(allowed)) throw new DestinationRefused('points to a private, loopback, link-local or reserved address');
-  // Plain http never leaves the machine's own network, even where it is allowed.
-  if (plainHttp && !kinds.every(isInside)) throw new DestinationRefused('must be an https URL');
+  // Federation's plain http never leaves the machine's own network, even where it is allowed.
+  if (plainHttp && !rules.plainHttp && !kinds.every(isInside)) throw new DestinationRefused('must be an https URL');
 }
 
 /**
@@ -41,7 +50,7 @@ function assertAllowed(addresses: string[], plainHttp: boolean): void {
  * absolute https (http only where private addresses are allowed), no credentials,
  * bounded length. Answers the parsed URL; throws DestinationRefused.
  */
-export function checkOutboundUrl(raw: string | URL): URL {
+export function checkOutboundUrl(raw: string | URL, rules: OutboundRules = {}): URL {
   const text = String(raw);
   if (text.length > MAX_URL_LENGTH) throw new DestinationRefused(`is too long (maximum is ${MAX_URL_LENGTH} characters)`);
   let url: URL;
@@ -50,13 +59,13 @@ export function checkOutboundUrl(raw: string | URL): URL {
   } catch {
     throw new DestinationRefused('is not a valid URL');
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate())) throw new DestinationRefused('must be an https URL');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowPrivate() || rules.plainHttp))) throw new DestinationRefused('must be an https URL');
   if (url.username !== '' || url.password !== '') throw new DestinationRefused('must not contain credentials');
   const host = hostOf(url);
   if (host === '') throw new DestinationRefused('is not a valid URL');
   const plainHttp = url.protocol === 'http:';
-  if (isAddressLiteral(host)) assertAllowed([host], plainHttp);
-  else if (isLoopbackName(host)) assertAllowed(['127.0.0.1'], plainHttp);
+  if (isAddressLiteral(host)) assertAllowed([host], plainHttp, rules);
+  else if (isLoopbackName(host)) assertAllowed(['127.0.0.1'], plainHttp, rules);
   return url;
 }
 
@@ -76,9 +85,9 @@ export function passesUrlRules(raw: string): boolean {
 }
 
 /** The `lookup` for a request to `url` (checked by checkOutboundUrl first): refuses any address the rules above refuse. */
-export function outboundLookup(url: URL): LookupFunction {
+export function outboundLookup(url: URL, rules: OutboundRules = {}): LookupFunction {
   const plainHttp = url.protocol === 'http:';
-  return checkedLookup((addresses) => assertAllowed(addresses, plainHttp));
+  return checkedLookup((addresses) => assertAllowed(addresses, plainHttp, rules));
 }
 
 /**

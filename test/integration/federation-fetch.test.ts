@@ -6,7 +6,8 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import { FetchFailed, FetchRefused, fetchObject, MAX_DOCUMENT_BYTES, postActivity, REQUEST_TIMEOUT_MS, RETRY_AFTER_MAX_S, retryAfterSeconds, useRequestTimeout } from '../../lib/federation/fetch';
+import { FetchFailed, FetchRefused, fetchObject, guardedGet, MAX_DOCUMENT_BYTES, postActivity, REQUEST_TIMEOUT_MS, RETRY_AFTER_MAX_S, retryAfterSeconds, useRequestTimeout } from '../../lib/federation/fetch';
+import { checkOutboundUrl } from '../../lib/federation/guard';
 import { instancePublicKey, instanceSigner } from '../../lib/federation/keys';
 import { verifyRequest } from '../../lib/federation/signatures';
 import { useResolver } from '../../lib/net';
@@ -71,6 +72,21 @@ describe('the address guard', () => {
   it('refuses plain http outside the local stage', async () => {
     names['public.test'] = ['93.184.216.34'];
     expect(await refusal(fetchObject('http://public.test/users/a'))).toBe('refused: must be an https URL');
+  });
+
+  it('lets a preview card\'s plain http reach a public address only, as Mastodon fetches http pages; federation stays https', async () => {
+    expect(checkOutboundUrl('http://93.184.216.34/page', { plainHttp: true }).href).toBe('http://93.184.216.34/page');
+    expect(() => checkOutboundUrl('http://93.184.216.34/page')).toThrow('must be an https URL');
+    for (const inside of ['http://10.0.0.1/', 'http://127.0.0.1/', 'http://169.254.169.254/latest', 'http://localhost/']) {
+      expect(() => checkOutboundUrl(inside, { plainHttp: true })).toThrow(/points to a private, loopback/);
+    }
+    // A name is checked inside the connection as for https: one that resolves inside is refused, nothing sent.
+    names['inside.test'] = ['10.0.0.7'];
+    names['rebound.test'] = ['127.0.0.1'];
+    const page = (url: string) => guardedGet(url, { accept: 'text/html', plainHttp: true });
+    expect(await refusal(page('http://inside.test/page'))).toMatch(/^refused: points to a private/);
+    expect(await refusal(page(`http://rebound.test:${new URL(server.origin).port}/page`))).toMatch(/^refused: points to a private/);
+    expect(server.received).toHaveLength(0);
   });
 
   it('refuses credentials in the URL and URLs that are not http(s)', async () => {
