@@ -65,7 +65,7 @@ async function viewable(statuses: Status[], viewer: Account | undefined): Promis
 }
 
 /** Where statuses are shown; each place has its rules. */
-export type ViewContext = 'home' | 'list' | 'public' | 'thread' | 'search' | 'account' | 'saved' | 'conversations' | 'notifications';
+export type ViewContext = 'home' | 'list' | 'public' | 'thread' | 'search' | 'account' | 'saved' | 'conversations' | 'notifications' | 'lookup';
 
 type Rules = {
   /** Drop statuses of (or reblogging, or replying to) accounts the viewer blocks either way, mutes, or whose domain the viewer blocks. */
@@ -81,7 +81,9 @@ type Rules = {
  *   (Mastodon 4 leaves those to the client, through status.filtered; dropping them here hides them in every client);
  * - an account's statuses: `hide` filters of `account` (a block hides the whole profile before, blockedBetween; a mute does not);
  * - the viewer's own favourites and bookmarks (`saved`): nothing more;
- * - conversations and the statuses of notifications: nothing more (notifications are hidden by visibleNotifications).
+ * - conversations and the statuses of notifications: nothing more (notifications are hidden by visibleNotifications);
+ * - statuses asked for by id (`lookup`, GET /api/v1/statuses?id[]=): blocks, mutes and domain blocks, as Mastodon's
+ *   StatusFilter in permitted_statuses_from_ids; no filters (the answer marks them `filtered`).
  */
 const RULES: Record<ViewContext, Rules> = {
   home: { hidden: true, filters: 'home' },
@@ -93,6 +95,7 @@ const RULES: Record<ViewContext, Rules> = {
   saved: { hidden: false },
   conversations: { hidden: false },
   notifications: { hidden: false },
+  lookup: { hidden: true },
 };
 
 /** What a caller has already read for the viewer (a search reads its hidden sets once for several pages). */
