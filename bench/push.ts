@@ -79,7 +79,7 @@ async function main() {
         const saved = await savePushSubscription(
           {
             id: newId(), accountId: recipient.id, tokenId: token.id, endpoint: `${origin}${path}`, p256dh: ecdh.getPublicKey('base64url'), auth: auth.toString('base64url'),
-            alerts: { follow: false, follow_request: false, favourite: true, reblog: false, mention: false, poll: false, 'admin.sign_up': false, 'admin.report': false }, policy: 'all',
+            alerts: { follow: false, follow_request: false, favourite: true, reblog: false, mention: false, status: false, update: false, poll: false, 'admin.sign_up': false, 'admin.report': false }, policy: 'all',
             sealedToken: sealToken(raw, tokenBinding(recipient.id, token.id)), createdAt: new Date().toISOString(),
           },
           token.tokenHash,

@@ -19,6 +19,9 @@ export const alertsItem = z.object({
   favourite: off(),
   reblog: off(),
   mention: off(),
+  // Posts of accounts followed with the bell (`notify`), and edits of statuses one interacted with.
+  status: off(),
+  update: off(),
   poll: off(),
   // The staff's notifications (a moderator's app asks for them; nobody else receives such notifications).
   'admin.sign_up': off(),

@@ -10,6 +10,7 @@ import { renderAccount } from '../render/account';
 
 const TITLES: Record<NotificationType, (name: string) => string> = {
   mention: (name) => `You were mentioned by ${name}`,
+  status: (name) => `${name} just posted`,
   reblog: (name) => `${name} boosted your post`,
   favourite: (name) => `${name} favourited your post`,
   follow: (name) => `${name} is now following you`,

@@ -66,13 +66,15 @@ const authSecret = keyString.transform((value, ctx) => {
   return bytes.toString('base64url');
 });
 
-/** `data[alerts][...]`: the kinds this server notifies about; others a client sends (status, update) are ignored, as Rails' permit does. */
+/** `data[alerts][...]`: the kinds this server notifies about; others a client sends are ignored, as Rails' permit does. */
 const alertsInput = z.object({
   follow: booleanish.optional(),
   follow_request: booleanish.optional(),
   favourite: booleanish.optional(),
   reblog: booleanish.optional(),
   mention: booleanish.optional(),
+  status: booleanish.optional(),
+  update: booleanish.optional(),
   poll: booleanish.optional(),
   'admin.sign_up': booleanish.optional(),
   'admin.report': booleanish.optional(),

@@ -78,7 +78,7 @@ export type FanoutMessage = z.infer<typeof fanoutMessage>;
  * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
  * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
  */
-export const notifyTypes = ['mention', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
+export const notifyTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
 
 /** A notification to write. */
 export const notificationMessage = z.object({

@@ -14,6 +14,7 @@ import type { Follow } from '../db/follows';
 import { statusById, type Status } from '../db/statuses';
 import { edgesTo, followersAfter, homeEntryKey, homeEntryRecord, writeHomeEntries } from '../db/timelines';
 import { log } from '../log';
+import { enqueue } from '../queue';
 import {
   authorsOf,
   hasSuspendedAuthor,
@@ -123,6 +124,7 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
     await writeHomeEntries(receiving.map((c) => homeEntryRecord(c.accountId, status, media)));
     written += receiving.length;
     await stream.home(receiving.map((c) => c.accountId));
+    await notifyBellFollowers(status, receiving);
   };
 
   // Followers of its hashtags whom the home rule leaves out (entersHomeByTag); blocks and mutes of the author
@@ -164,6 +166,18 @@ export async function fanOutPage(statusId: string, opts: FanOutPageOptions = {})
   const ms = Date.now() - started;
   log.info('fanout: home entries written', { statusId, after: opts.after, written, ms, next });
   return { statusId, written, ms, next };
+}
+
+/**
+ * The followers who rang the bell (`notify` on their follow) and received the status in their home get a `status`
+ * notification, as Mastodon's FeedInsertWorker gives one: not for a reblog, a reply to someone else or an edit (an
+ * edit has no fan-out page). The notify worker writes each once however often the page runs, and applies the
+ * recipient's notification policy.
+ */
+async function notifyBellFollowers(status: Status, receiving: { accountId: string; follows: Follow | undefined }[]): Promise<void> {
+  if (status.reblogOfId || (status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId)) return;
+  const ringing = receiving.filter((c) => c.follows?.notify === true && c.accountId !== status.accountId);
+  await Promise.all(ringing.map((c) => enqueue('notify', { type: 'status', accountId: c.accountId, fromAccountId: status.accountId, statusId: status.id })));
 }
 
 /**

@@ -48,7 +48,7 @@ import { getItem, query } from '../../lib/db/table';
 import { tokensOfAccount } from '../../lib/db/tokens';
 import { apUrls } from '../../lib/federation/urls';
 import { newId } from '../../lib/ids';
-import { suspensionWorkLimits } from '../../lib/moderation/purge';
+import { runSuspensionWork, suspensionWorkLimits } from '../../lib/moderation/purge';
 import { suspendAccount, SUSPENSION_RETENTION_DAYS } from '../../lib/moderation/suspension';
 import { recordStrike } from '../../lib/moderation/strikes';
 import { strikesOf } from '../../lib/db/strikes';
@@ -115,7 +115,7 @@ describe('the purge of a suspended local account', () => {
     // A notification received, a push subscription, an avatar.
     await createNotification({ id: newId(), type: 'favourite', accountId: carol.account.id, fromAccountId: other.account.id, statusId: reply.id, createdAt: new Date().toISOString() });
     const [token] = await tokensOfAccount(carol.account.id);
-    expect(await savePushSubscription({ id: newId(), accountId: carol.account.id, tokenId: token!.id, endpoint: 'https://push.example.net/p', p256dh: 'k', auth: 'a', alerts: { follow: true, follow_request: false, favourite: true, reblog: true, mention: true, poll: true, 'admin.sign_up': false, 'admin.report': false }, policy: 'all', sealedToken: null, createdAt: new Date().toISOString() }, sha256(carol.token))).toBe(true);
+    expect(await savePushSubscription({ id: newId(), accountId: carol.account.id, tokenId: token!.id, endpoint: 'https://push.example.net/p', p256dh: 'k', auth: 'a', alerts: { follow: true, follow_request: false, favourite: true, reblog: true, mention: true, status: false, update: false, poll: true, 'admin.sign_up': false, 'admin.report': false }, policy: 'all', sealedToken: null, createdAt: new Date().toISOString() }, sha256(carol.token))).toBe(true);
     const avatarKey = `accounts/avatars/${carol.account.id}/original.png`;
     await putObject({ Bucket: config.mediaBucket, Key: avatarKey, Body: Buffer.from('png'), ContentType: 'image/png' });
     await updateAccount(carol.account.id, { avatarKey, displayName: 'Carol', note: 'hi' });
@@ -126,13 +126,15 @@ describe('the purge of a suspended local account', () => {
     await sweep(scheduledEvent(Date.now() + (SUSPENSION_RETENTION_DAYS - 1) * DAY));
     expect(await statusById(withImage.id)).toBeDefined();
 
-    // Each run takes one page of 3, then stops: a run that stops anywhere is resumed by the next.
+    // Each run takes one page of 3, then stops: a run that stops anywhere is resumed by the next. The runs are the
+    // sweeper's suspension work alone: a whole sweeper run at a moved clock also reads a day of poll and scheduled-
+    // status minute buckets (about 2,900 queries), which made this loop take minutes and time out on a busy machine.
     Object.assign(suspensionWorkLimits, { budgetMs: 0, page: 3 });
     delivered.length = 0;
     let runs = 0;
     for (;;) {
       runs++;
-      const { suspensions } = await sweep(scheduledEvent(afterRetention()));
+      const suspensions = await runSuspensionWork(afterRetention());
       if (suspensions.done === 1) break;
       expect(suspensions.continues).toBe(1);
       expect(runs).toBeLessThan(60);
@@ -267,7 +269,8 @@ describe('the purge of a suspended local account', () => {
       let runs = 0;
       for (;;) {
         runs++;
-        const { suspensions } = await sweep(scheduledEvent(afterRetention()));
+        // The suspension work alone, as in the first test (a whole run would read a day of minute buckets each time).
+        const suspensions = await runSuspensionWork(afterRetention());
         if (suspensions.done === 1) break;
         expect(suspensions.continues).toBe(1);
         expect(runs).toBeLessThan(120);

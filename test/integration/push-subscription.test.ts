@@ -77,7 +77,7 @@ const destroy = (token: string | undefined) => call(destroyHandler, { method: 'D
 
 const stored = (account: Account) => pushSubscriptionsOf(account.id);
 
-const NONE_ON = { follow: false, follow_request: false, favourite: false, reblog: false, mention: false, poll: false, 'admin.sign_up': false, 'admin.report': false };
+const NONE_ON = { follow: false, follow_request: false, favourite: false, reblog: false, mention: false, status: false, update: false, poll: false, 'admin.sign_up': false, 'admin.report': false };
 
 let alice: UserFixture;
 beforeEach(async () => {
@@ -120,12 +120,12 @@ describe('the state table', () => {
     const p256dh = Buffer.from(keys.p256dh, 'base64url').toString('base64');
     const auth = Buffer.from(keys.auth, 'base64url').toString('base64');
     const res = await create(alice.token, {
-      json: { subscription: { endpoint: 'https://updates.push.example/push/1', keys: { p256dh, auth } }, data: { alerts: { mention: true, poll: true, status: true, 'admin.sign_up': true } }, policy: 'followed' },
+      json: { subscription: { endpoint: 'https://updates.push.example/push/1', keys: { p256dh, auth } }, data: { alerts: { mention: true, poll: true, status: true, quote: true, 'admin.sign_up': true } }, policy: 'followed' },
     });
     expect(res.status).toBe(200);
-    // `status` is not a kind this server notifies of: dropped; the staff's `admin.sign_up` is kept.
-    expect(res.body).toMatchObject({ alerts: { ...NONE_ON, mention: true, poll: true, 'admin.sign_up': true }, policy: 'followed' });
-    expect(res.body.alerts).not.toHaveProperty('status');
+    // `quote` is not a kind this server notifies of: dropped; `status` (the bell) and the staff's `admin.sign_up` are kept.
+    expect(res.body).toMatchObject({ alerts: { ...NONE_ON, mention: true, poll: true, status: true, 'admin.sign_up': true }, policy: 'followed' });
+    expect(res.body.alerts).not.toHaveProperty('quote');
     expect(await stored(alice.account)).toEqual([expect.objectContaining({ p256dh: keys.p256dh, auth: keys.auth })]);
   });
 

@@ -399,7 +399,7 @@ describe('the endpoint is checked again when sending', () => {
     await savePushSubscription(
       {
         id: newId(), accountId: alice.account.id, tokenId: token.id, endpoint: 'https://169.254.169.254/latest', p256dh: ecdh.getPublicKey('base64url'),
-        auth: randomBytes(16).toString('base64url'), alerts: { follow: false, follow_request: false, favourite: true, reblog: false, mention: false, poll: false, 'admin.sign_up': false, 'admin.report': false },
+        auth: randomBytes(16).toString('base64url'), alerts: { follow: false, follow_request: false, favourite: true, reblog: false, mention: false, status: false, update: false, poll: false, 'admin.sign_up': false, 'admin.report': false },
         policy: 'all', sealedToken: null, createdAt: new Date().toISOString(),
       },
       sha256(raw),
