@@ -5,7 +5,11 @@ import { http, type Ctx } from '../../lib/http';
 import { absent } from '../../lib/schema';
 import { requestedId, statusInputFields } from '../../lib/statuses/input';
 import { renderStatus } from '../../lib/render/status';
-import { postStatus } from '../../lib/statuses/create';
+import { accountsByIds } from '../../lib/db/accounts';
+import { HttpError } from '../../lib/errors';
+import { renderAccount } from '../../lib/render/account';
+import { postStatus, UnexpectedMentions } from '../../lib/statuses/create';
+import { oneOrMany } from '../../lib/schema';
 import { renderScheduledStatus } from '../../lib/render/scheduled_status';
 import { scheduleStatus } from '../../lib/statuses/scheduled_posting';
 
@@ -14,6 +18,8 @@ export const schema = z.object({
   in_reply_to_id: absent(requestedId),
   visibility: absent(z.enum(visibilities, { errorMap: () => ({ message: 'is not a valid visibility' }) })),
   scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),
+  /** The accounts the post may mention (Mastodon's web app sends them after warning of the others). */
+  allowed_mentions: absent(oneOrMany(z.array(z.string({ invalid_type_error: 'must be a string' }).max(40, 'is too long'), { invalid_type_error: 'must be a list of account ids' }).max(100, 'has too many ids'))),
 });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
@@ -32,8 +38,19 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   if (input.scheduled_at !== undefined) {
     return renderScheduledStatus(await scheduleStatus(ctx.account, ctx.token, { ...params, scheduledAt: input.scheduled_at }));
   }
-  const { status } = await postStatus(ctx.account, ctx.token, params);
-  return renderStatus(status, ctx.account);
+  try {
+    const { status } = await postStatus(ctx.account, ctx.token, { ...params, allowedMentions: input.allowed_mentions });
+    return renderStatus(status, ctx.account);
+  } catch (err) {
+    if (!(err instanceof UnexpectedMentions)) throw err;
+    // As Mastodon answers it: the accounts the post would have reached besides those allowed.
+    const found = await accountsByIds(err.accountIds);
+    const unexpected = err.accountIds.flatMap((id) => {
+      const account = found.get(id);
+      return account ? [renderAccount(account)] : [];
+    });
+    throw new HttpError(422, err.message, { unexpected_accounts: unexpected });
+  }
 }
 
 export const handler = http(run, { auth: 'user', scopes: ['write:statuses'], schema });

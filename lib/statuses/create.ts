@@ -70,7 +70,17 @@ export type NewStatus = {
   language?: string;
   scheduledAt?: string;
   idempotencyKey?: string;
+  /** The accounts the post may mention (Mastodon's `allowed_mentions`); any other it would mention refuses it. */
+  allowedMentions?: string[];
 };
+
+/** The post would mention accounts outside its `allowed_mentions`: nothing was written. */
+export class UnexpectedMentions extends Error {
+  constructor(readonly accountIds: string[]) {
+    super('Post would be sent to unexpected accounts');
+    this.name = 'UnexpectedMentions';
+  }
+}
 
 const invalid = (message: string) => unprocessable(`Validation failed: ${message}`);
 
@@ -232,6 +242,12 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     favouritesCount: 0,
     editedAt: null,
   };
+
+  if (input.allowedMentions) {
+    const allowed = new Set(input.allowedMentions);
+    const unexpected = status.mentions.filter((m) => m.id !== author.id && !allowed.has(m.id)).map((m) => m.id);
+    if (unexpected.length > 0) throw new UnexpectedMentions([...new Set(unexpected)]);
+  }
 
   const written = await writeNewStatus({
     status,

@@ -297,3 +297,30 @@ describe('POST /api/v1/statuses', () => {
     });
   });
 });
+
+describe('POST /api/v1/statuses with allowed_mentions', () => {
+  it('refuses a post that would mention anyone outside the list with 422 naming them, writing nothing; posts one within it', async () => {
+    const [author, allowed, surprise] = await Promise.all([aUser(), aUser(), aUser()]);
+    const text = `@${allowed.account.username} @${surprise.account.username} hi ${Date.now()}`;
+    const refused = await post(author.token, { status: text, allowed_mentions: [allowed.account.id] });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ error: expect.any(String), unexpected_accounts: [expect.objectContaining({ id: surprise.account.id, username: surprise.account.username })] });
+    expect((await accountById(author.account.id))?.statusesCount ?? 0).toBe(0);
+
+    const none = await post(author.token, { status: text, allowed_mentions: [] });
+    expect(none.status).toBe(422);
+    expect((none.body as { unexpected_accounts: { id: string }[] }).unexpected_accounts.map((a) => a.id).sort()).toEqual([allowed.account.id, surprise.account.id].sort());
+
+    const ok = await post(author.token, { status: text, allowed_mentions: [allowed.account.id, surprise.account.id] });
+    expect(ok.status).toBe(200);
+    const form = await postForm(author.token, { status: `@${allowed.account.username} again`, 'allowed_mentions[]': [allowed.account.id] });
+    expect(form.status).toBe(200);
+    // Without the parameter, anyone may be mentioned, as before.
+    expect((await post(author.token, { status: `@${surprise.account.username} free` })).status).toBe(200);
+  });
+
+  it('refuses allowed_mentions that is no list of ids with 422', async () => {
+    const author = await aUser();
+    expect(await post(author.token, { status: 'x', allowed_mentions: [{}] })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/allowed_mentions/) } });
+  });
+});
