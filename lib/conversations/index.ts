@@ -68,6 +68,17 @@ async function renderConversations(list: Conversation[], viewer: Account): Promi
   }));
 }
 
+/**
+ * The viewer's conversation of a thread, rendered as GET /api/v1/conversations lists it (what the `direct`
+ * stream's `conversation` event carries); undefined when the viewer has none or may not see its last status.
+ */
+export async function renderedConversation(viewer: Account, conversationId: string): Promise<Record<string, unknown> | undefined> {
+  const found = await conversationOf(viewer.id, conversationId);
+  if (!found) return undefined;
+  const [shown] = await renderConversations([found], viewer);
+  return shown?.rendered;
+}
+
 /** One page of the viewer's conversations, most recently active first; ids for Link are last status ids. */
 export async function listConversations(viewer: Account, page: Page): Promise<ConversationPage> {
   const entries = await conversationsPage(viewer.id, page);

@@ -18,7 +18,7 @@ export const STREAM_LOG_TTL_SECONDS = 5 * 60;
  * (lib/streaming/withdraw.ts). It travels in the log they already poll, so
  * noticing it costs them no extra read.
  */
-export const streamEvents = ['update', 'status.update', 'notification', 'delete', 'filters_changed', 'kill', 'announcement', 'announcement.reaction', 'announcement.delete'] as const;
+export const streamEvents = ['update', 'status.update', 'notification', 'conversation', 'delete', 'filters_changed', 'kill', 'announcement', 'announcement.reaction', 'announcement.delete'] as const;
 
 export const streamLogItem = z.object({
   channel: z.string(),

@@ -26,7 +26,8 @@
 // author, the reblogged author or a mentioned account. Other (non-irreversible)
 // v1 filters are the client's to apply, as with Mastodon 3.x's streaming server,
 // which sends such statuses unchanged.
-import { accountById, type Account } from '../db/accounts';
+import { accountById, accountsByIds, type Account } from '../db/accounts';
+import { renderedConversation } from '../conversations';
 import {
   deleteSubscriptionItems,
   recentOnlineListeners,
@@ -49,7 +50,7 @@ import { renderNotification } from '../render/notification';
 import { channels, closeConnection, parseStreamKey, sendFrame, streamFrame } from './connections';
 import { fitStatusPayload, hiddenByFilter, personalize, renderShared, type StatusView } from './render';
 
-export type StreamEventName = 'update' | 'status.update' | 'notification' | 'delete' | 'filters_changed';
+export type StreamEventName = 'update' | 'status.update' | 'notification' | 'conversation' | 'delete' | 'filters_changed';
 /** A new status is `update`; an edited one `status.update` (Mastodon 3.5), to the streams that hold it. */
 export type StatusEventName = 'update' | 'status.update';
 
@@ -400,15 +401,17 @@ export async function openStatusStream(status: Status, hasMedia: boolean, event:
     home: (accountIds) =>
       guarded('home update', fields, async () => {
         const found: ChannelSubs[] = [];
+        const direct: { owner: string; subs: ChannelSubs }[] = [];
         for (const id of new Set(accountIds)) {
           if (!online.has(id)) continue;
           const home = ownSubscriptions(online, id, 'user', { channel: channels.home(id), scope: 'owner' });
           if (home) found.push(home);
           if (!entersDirectStreams(status)) continue;
-          const direct = ownSubscriptions(online, id, 'direct', { channel: channels.direct(id), scope: 'owner' });
-          if (direct) found.push(direct);
+          const subs = ownSubscriptions(online, id, 'direct', { channel: channels.direct(id), scope: 'owner' });
+          if (subs) direct.push({ owner: id, subs });
         }
-        return publishUpdate(view, found, event);
+        const [updated, conversations] = await Promise.all([publishUpdate(view, found, event), publishConversations(status, direct)]);
+        return added(updated, conversations);
       }),
     lists: () =>
       guarded('list update', fields, async () => {
@@ -506,6 +509,32 @@ export async function openDeleteStream(statusId: string): Promise<DeleteStream> 
         return publishDelete(statusId, found);
       }),
   };
+}
+
+/** Two publishes' counts together. */
+const added = (a: PublishResult, b: PublishResult): PublishResult => ({ sent: a.sent + b.sent, gone: a.gone + b.gone, logged: a.logged + b.logged, dropped: a.dropped + b.dropped });
+
+/**
+ * A new direct status reaches each listening participant's `direct` stream as Mastodon sends it there: a
+ * `conversation` event carrying that participant's conversation (its last status, the other participants, unread),
+ * not the status as an `update`. One read of the conversation per listening participant; none when nobody listens.
+ */
+async function publishConversations(status: Status, direct: { owner: string; subs: ChannelSubs }[]): Promise<PublishResult> {
+  if (direct.length === 0) return NOTHING;
+  const owners = await accountsByIds(direct.map((d) => d.owner));
+  const outgoing: Outgoing[] = [];
+  const logged: NewStreamLogEntry[] = [];
+  await Promise.all(
+    direct.map(async ({ owner, subs }) => {
+      const viewer = owners.get(owner);
+      const rendered = viewer ? await renderedConversation(viewer, status.conversationId) : undefined;
+      if (!rendered) return;
+      const payload = JSON.stringify(rendered);
+      for (const sub of subs.ws) outgoing.push({ sub, payload });
+      if (subs.sse) logged.push({ channel: subs.target.channel, id: newId(), event: 'conversation', payload, shared: null });
+    }),
+  );
+  return deliver('conversation', outgoing, logged);
 }
 
 // ---- notification ----

@@ -12,6 +12,7 @@ import { connectionById, deleteConnection, onlineAccounts, saveConnection, subsc
 import { addBookmark, addFavourite, muteConversation } from '../../lib/db/interactions';
 import { createNotification, type Notification } from '../../lib/db/notifications';
 import * as keys from '../../lib/db/keys';
+import { recordDirectStatus } from '../../lib/conversations';
 import { addFilter } from '../../lib/filters';
 import { handler as createFilterHandler } from '../../functions/filters/create';
 import { handler as deleteFilterHandler } from '../../functions/filters/delete';
@@ -21,7 +22,7 @@ import { newId } from '../../lib/ids';
 import { addAccounts, createList } from '../../lib/lists';
 import { notify } from '../../lib/notifications/notify';
 import { renderNotification } from '../../lib/render/notification';
-import { renderStatus } from '../../lib/render/status';
+import { renderStatus, renderStatuses } from '../../lib/render/status';
 import { bindingFor, channels, type WebSocketEvent } from '../../lib/streaming/connections';
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
@@ -69,6 +70,8 @@ const messageEvent = (connectionId: string, body: string): WebSocketEvent => ({
 
 /** JSON as it travels: what a client parses out of a frame's payload. */
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
+/** A status as a page renders it (a timeline, a stream): a reblog's top-level flags are its own, where a reblog answered alone carries its original's. */
+const onPage = async (status: Parameters<typeof renderStatuses>[0][number], viewer: Account) => (await renderStatuses([status], viewer))[0];
 
 describe('update: the fan-out publishes each status to the streams that should see it', () => {
   it('renders a status once per receiver, each with their own flags, as the status renderer does', async () => {
@@ -91,13 +94,13 @@ describe('update: the fan-out publishes each status to the streams that should s
     for (const [conn, viewer] of [[fanConn, fan.account], [otherConn, other.account]] as [string, Account][]) {
       const got = framesOf(conn, 'update');
       expect(got).toEqual([{ stream: ['user'], event: 'update', payload: expect.any(String) }, { stream: ['user'], event: 'update', payload: expect.any(String) }]);
-      expect(payloadsOf(conn)).toEqual([asJson(await renderStatus(reblog, viewer)), asJson(await renderStatus(own, viewer))]);
+      expect(payloadsOf(conn)).toEqual([asJson(await onPage(reblog, viewer)), asJson(await renderStatus(own, viewer))]);
     }
     const [fansReblog] = payloadsOf(fanConn);
     expect(fansReblog!.reblog).toMatchObject({ favourited: true, bookmarked: true, muted: true, poll: { voted: true, own_votes: [0] } });
     expect(payloadsOf(otherConn)[0]!.reblog).toMatchObject({ favourited: false, bookmarked: false, muted: false, poll: { voted: false, own_votes: [] } });
     // The author sees their own status with `pinned`, as the REST API shows it.
-    expect(payloadsOf(authorConn)).toEqual([asJson(await renderStatus(reblog, author.account)), asJson(await renderStatus(own, author.account))]);
+    expect(payloadsOf(authorConn)).toEqual([asJson(await onPage(reblog, author.account)), asJson(await renderStatus(own, author.account))]);
     expect(payloadsOf(authorConn)[1]).toMatchObject({ pinned: false });
   });
 
@@ -232,10 +235,15 @@ describe('update: the fan-out publishes each status to the streams that should s
     const followerConn = await listen(follower.token, { stream: 'user' });
     const followerDirect = await listen(follower.token, { stream: 'direct' });
 
+    await recordDirectStatus(status);
     await fanOut(status.id);
 
-    expect(framesOf(direct).map((f) => f.stream)).toEqual([['direct']]);
-    expect(framesOf(user).map((f) => f.stream)).toEqual([['user']]);
+    // The direct stream carries the recipient's conversation, as Mastodon's `conversation` event; the user stream the status.
+    expect(framesOf(direct).map((f) => [f.stream, f.event])).toEqual([[['direct'], 'conversation']]);
+    expect(payloadsOf(direct, 'conversation')).toEqual([
+      expect.objectContaining({ id: status.conversationId, unread: true, accounts: [expect.objectContaining({ id: author.account.id })], last_status: expect.objectContaining({ id: status.id }) }),
+    ]);
+    expect(framesOf(user).map((f) => [f.stream, f.event])).toEqual([[['user'], 'update']]);
     expect([...framesOf(followerConn), ...framesOf(followerDirect)]).toEqual([]);
   });
 
