@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LAMBDA_REQUEST_PAYLOAD_BYTES, LAMBDA_RESPONSE_PAYLOAD_BYTES } from '../../lib/http/limits';
+import { readBoundedBody } from './bounded-body';
 import type { Invoke, LocalFunction, Say } from './local-functions';
 
 /** The attribute the queue adapter puts on each record of a delayed message (lib/queue/index.ts sqsEvent). */
@@ -33,8 +34,6 @@ const MAX_DELAY_S = 900;
  */
 export const LAMBDA_EVENT_PAYLOAD_BYTES = 1_048_576;
 
-/** Past this, a body is not read to its end before the refusal: the connection is closed instead (as stream-front). */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 const INVOCATION_TYPES = ['RequestResponse', 'Event', 'DryRun'] as const;
@@ -209,26 +208,13 @@ export function lambdaApi(opts: { find: (name: string) => LocalFunction | undefi
     const valid = INVOCATION_TYPES.includes(type);
     // The whole body is read before any answer, so that a client still sending it reads the answer, not a reset.
     const limit = valid && type === 'Event' ? LAMBDA_EVENT_PAYLOAD_BYTES : LAMBDA_REQUEST_PAYLOAD_BYTES;
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_DRAIN_BYTES) {
-      res.setHeader('connection', 'close');
-      refuse(res, 413, 'RequestTooLargeException', `Request must be smaller than ${limit} bytes for the InvokeFunction operation`);
-      req.destroy();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-      else if (size > MAX_DRAIN_BYTES) req.destroy();
-    });
-    req.on('end', () => {
+    const tooLarge = () => refuse(res, 413, 'RequestTooLargeException', `Request must be smaller than ${limit} bytes for the InvokeFunction operation`);
+    readBoundedBody(req, res, limit, tooLarge, (body, size) => {
       try {
         if (!valid) {
           return refuse(res, 400, 'InvalidParameterValueException', `Invalid invocation type: ${String(typeHeader)}. Member must satisfy enum value set: [${INVOCATION_TYPES.join(', ')}]`);
         }
-        answer(res, type, name, query.get('Qualifier'), Buffer.concat(chunks), size);
+        answer(res, type, name, query.get('Qualifier'), body ?? Buffer.alloc(0), size);
       } catch (err) {
         opts.say('error', `the Lambda invoke API failed on ${pathname}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         send(res, 500, { 'x-amzn-ErrorType': 'ServiceException', 'content-type': 'application/json' }, JSON.stringify({ Type: 'Service', Message: 'the local invoke API failed' }));

@@ -31,6 +31,7 @@ import { HttpApiRouter, httpAnswer, httpApiEvent, overResponseLimit, httpApiRout
 import { lambdaApi, type LambdaApi } from './lambda-api';
 import { FunctionUrlResponse, functionUrlEvent, requestTarget } from './lambda-stream';
 import { LocalFunctions, bundleRoot, functionSchema, localFunction, type LocalFunction, type Say, type Serverless } from './local-functions';
+import { MAX_DRAIN_BYTES, readBoundedBody } from './bounded-body';
 import { answerPreflight, httpApiCors, isPreflight, type HttpApiCors } from './preflight';
 import { scheduledEvents, startSchedule, type Scheduler } from './schedule';
 import type { FromWorker, ToWorker } from './stream-worker';
@@ -301,8 +302,6 @@ function apiError(res: ServerResponse, status: number, message: string): void {
     .end(body);
 }
 
-/** Past this, a body is not read to its end before the refusal: the connection is closed instead. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a request's whole body, up to `limit` bytes, then hands it on; a larger one
@@ -310,25 +309,8 @@ const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
  * sending it reads the answer instead of a reset connection.
  */
 function readBody(req: IncomingMessage, res: ServerResponse, limit: number, then: (body: Buffer) => void): void {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_DRAIN_BYTES) {
-    res.setHeader('connection', 'close');
-    apiError(res, 413, 'Request entity too large');
-    req.destroy();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-    else if (size > MAX_DRAIN_BYTES) req.destroy();
-  });
-  req.on('error', () => res.destroy());
-  req.on('end', () => {
-    if (size > limit || declared > limit) apiError(res, 413, 'Request entity too large');
-    else then(Buffer.concat(chunks));
-  });
+  const tooLarge = () => apiError(res, 413, 'Request entity too large');
+  readBoundedBody(req, res, limit, tooLarge, (body) => (body ? then(body) : tooLarge()));
 }
 
 /** The paths of the WebSocket API on the one origin, as the distribution maps them to the API's stage (infra/cdn.yml). */

@@ -31,6 +31,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isUtf8 } from 'node:buffer';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { readBoundedBody } from './bounded-body';
 import type { Invoke, LocalFunction, Say } from './local-functions';
 
 export type WebSocketApiOptions = {
@@ -57,8 +58,6 @@ const IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 const MAX_DURATION_MS = 2 * 60 * 60 * 1000;
 /** How long close() lets a client answer its close frame before cutting the connection. */
 const CLOSE_GRACE_MS = 1000;
-/** Past this, a Management API body is not read to its end before the refusal: the connection is closed instead. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 /** Where each message's JSON names its route, as a serverless service that names none gets. */
 const DEFAULT_ROUTE_SELECTION = '$request.body.action';
@@ -269,24 +268,10 @@ export class WebSocketApi {
   management(req: IncomingMessage, res: ServerResponse): void {
     res.on('error', () => res.destroy());
     try {
-      req.on('error', () => res.destroy());
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > MAX_DRAIN_BYTES) {
-        res.setHeader('connection', 'close');
-        answerError(res, 413, 'PayloadTooLargeException', 'Request entity too large');
-        req.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk);
-        else if (size > MAX_DRAIN_BYTES) req.destroy();
-      });
-      req.on('end', () => {
+      const tooLarge = () => answerError(res, 413, 'PayloadTooLargeException', 'Request entity too large');
+      readBoundedBody(req, res, MAX_MESSAGE_BYTES, tooLarge, (body) => {
         try {
-          this.manage(req, res, size > MAX_MESSAGE_BYTES ? undefined : Buffer.concat(chunks));
+          this.manage(req, res, body);
         } catch (err) {
           this.opts.say('error', `WebSocket Management API: ${messageOf(err)}`);
           answerError(res, 500, undefined, 'Internal server error');
