@@ -1,5 +1,5 @@
 // lib/memo.ts: what every request reads, kept per container for a while. The clock is the test's.
-import { MEMO_TTL_MS, forgetAllMemos, memo } from '../../lib/memo';
+import { MEMO_TTL_MS, forgetAllMemos, holdMemos, memo, releaseMemos } from '../../lib/memo';
 
 /** A read that counts its calls and answers what `next` says (a value, or an error to throw). */
 function counted<T>(answer: (n: number) => T | Error) {
@@ -155,6 +155,25 @@ describe('memo', () => {
     await Promise.all([a.get(), b.get()]);
     forgetAllMemos();
     expect([await a.get(), await b.get()]).toEqual([2, 20]);
+  });
+
+  it('holdMemos() keeps what is kept past its TTL until releaseMemos(); forget() still drops it', async () => {
+    const source = counted((n) => n);
+    const m = memo(source.read, { ttlMs: 1000, now });
+    expect(await m.get()).toBe(1);
+    holdMemos();
+    try {
+      clock += 5000;
+      expect(await m.get()).toBe(1);
+      m.forget();
+      expect(await m.get()).toBe(2);
+      clock += 5000;
+      expect(await m.get()).toBe(2);
+    } finally {
+      releaseMemos();
+    }
+    expect(await m.get()).toBe(3);
+    expect(source.calls()).toBe(3);
   });
 
   it('with a TTL of 0, keeps nothing', async () => {
