@@ -34,14 +34,15 @@
 // Whose access it is: every connection or listener opened with a token also
 // keeps one item under the token (`TOKENSTREAMS#<token id>`), so that revoking
 // the token, disabling its login or deleting its app finds its streams with one
-// Query per token (lib/streaming/withdraw.ts). Opening a stream and adding a
-// subscription check, in the same transaction as their writes, that the token
-// still exists and its login is not disabled: a withdrawal that lands first is
+// Query per token (lib/streaming/withdraw.ts). Opening a stream checks, in the
+// same transaction as its writes, that the token still exists and its login is
+// not disabled; adding a subscription to an open connection writes first and
+// checks after (addStream says why): either way a withdrawal that lands first is
 // never undone by a stream that was being opened at that moment.
 import { z } from 'zod';
 import * as keys from './keys';
 import type { Key } from './keys';
-import { batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, type TransactItem } from './table';
+import { batchGet, batchWrite, deleteItem, expiresIn, getItem, keyString, nowIso, query, queryAll, transact, updateItem, type TransactItem } from './table';
 
 /** API Gateway closes a WebSocket after 2 hours; a day is a safe upper bound. */
 export const CONNECTION_TTL_SECONDS = 24 * 60 * 60;
@@ -153,21 +154,6 @@ const accessChecks = (access: Access): TransactItem[] => [
 const withdrawnBy = (access: Access, failed: number[]): Withdrawn | undefined =>
   failed.includes(0) ? 'revoked' : access.accountId && failed.includes(1) ? 'disabled' : undefined;
 
-/** Adds or removes a stream on the online item in a subscription's transaction (recreating it if a 410 cleanup removed it meanwhile). */
-const onlineStreamUpdate = (conn: Connection, binding: StreamBinding, op: 'ADD' | 'DELETE'): TransactItem[] =>
-  conn.accountId
-    ? [
-        {
-          Update: {
-            Key: keys.onlineListener(conn.accountId, conn.connectionId),
-            UpdateExpression: `SET accountId = :a, listenerId = :l, expiresAt = if_not_exists(expiresAt, :e) ${op} #streams :s`,
-            ExpressionAttributeNames: { '#streams': 'streams' },
-            ExpressionAttributeValues: { ':a': conn.accountId, ':l': conn.connectionId, ':e': conn.expiresAt, ':s': new Set([binding.stream]) },
-          },
-        },
-      ]
-    : [];
-
 // ---- connection slots ----
 //
 // Open connections are limited per source address and per token by slots: items
@@ -250,44 +236,93 @@ export async function saveConnection(
 
 export const connectionById = (connectionId: string) => getItem(keys.connection(connectionId), connectionItem, true);
 
+/** Raw attributes: the checks below read two of them only. */
+const rawItem = z.record(z.unknown());
+
 /**
- * Adds a stream to a connection: the set grows atomically (ADD) and the channel
- * subscriptions are written in the same transaction, which also checks that the
- * connection's token and login still hold. Answers `full` when the connection is
- * gone or already holds the maximum number of streams.
+ * Does `access` still hold now (strongly consistent reads: a withdrawal made a moment ago is seen)? Answers why not.
  */
-export async function addStream(conn: Connection, binding: StreamBinding): Promise<'added' | 'full' | Withdrawn> {
-  const access = conn.tokenId && conn.tokenHash ? { tokenId: conn.tokenId, tokenHash: conn.tokenHash, accountId: conn.accountId } : undefined;
-  const result = await transact([
-    ...(access ? accessChecks(access) : []),
-    {
-      Update: {
-        Key: keys.connection(conn.connectionId),
-        UpdateExpression: 'ADD streams :s',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(streams) OR size(streams) < :max OR contains(streams, :one))',
-        ExpressionAttributeValues: { ':s': new Set([binding.stream]), ':max': MAX_STREAMS_PER_CONNECTION, ':one': binding.stream },
-      },
-    },
-    ...subscriptionPuts(conn, binding, conn.expiresAt).map((Item): TransactItem => ({ Put: { Item } })),
-    ...onlineStreamUpdate(conn, binding, 'ADD'),
-  ]);
-  if (result.ok) return 'added';
-  return (access && withdrawnBy(access, result.failed)) || 'full';
+async function withdrawnNow(access: Access): Promise<Withdrawn | undefined> {
+  const tokenKey = keys.token(access.tokenHash);
+  const accountKey = access.accountId ? keys.account(access.accountId) : undefined;
+  const found = await batchGet(accountKey ? [tokenKey, accountKey] : [tokenKey], rawItem, undefined, { consistent: true });
+  if (!found.has(keyString(tokenKey))) return 'revoked';
+  if (!accountKey) return undefined;
+  const account = found.get(keyString(accountKey));
+  if (!account || account.disabled === true || (account.suspendedAt !== undefined && account.suspendedAt !== null)) return 'disabled';
+  return undefined;
 }
 
-/** Removes a stream from a connection and deletes its channel subscriptions, in one transaction. */
-export async function removeStream(conn: Connection, binding: StreamBinding): Promise<void> {
-  await transact([
+/** Adds or removes a stream on the online item of an account's connection (recreating the item if a 410 cleanup removed it meanwhile). */
+async function changeOnlineStreams(conn: Connection, binding: StreamBinding, op: 'ADD' | 'DELETE'): Promise<void> {
+  if (!conn.accountId) return;
+  await updateItem(
     {
-      Update: {
+      Key: keys.onlineListener(conn.accountId, conn.connectionId),
+      UpdateExpression: `SET accountId = :a, listenerId = :l, expiresAt = if_not_exists(expiresAt, :e) ${op} #streams :s`,
+      ExpressionAttributeNames: { '#streams': 'streams' },
+      ExpressionAttributeValues: { ':a': conn.accountId, ':l': conn.connectionId, ':e': conn.expiresAt, ':s': new Set([binding.stream]) },
+    },
+    rawItem,
+  );
+}
+
+/**
+ * Adds a stream to a connection. Not one transaction, unlike opening a connection: the subscribes a client sends
+ * together arrive as concurrent invocations, and transactions on the same connection, token and account items would
+ * cancel each other (TransactionConflict) and retry in turn, taking seconds for a handful of streams (issue 29). Single
+ * writes to one item never conflict, so:
+ *  1. the stream joins the connection's set (one conditional update: the connection exists and holds fewer than the
+ *     maximum), else `full`;
+ *  2. its channel subscriptions and the online item are written;
+ *  3. then the token and login are read (strongly consistent). A withdrawal deletes the token or disables the login
+ *     first and then reads the connection to end it (lib/streaming/withdraw.ts): either this read sees the
+ *     withdrawal, and the stream is taken back out, or the withdrawal came after these writes and finds them.
+ * A write that fails in step 2 takes the stream back out of the set before the error goes on.
+ */
+export async function addStream(conn: Connection, binding: StreamBinding): Promise<'added' | 'full' | Withdrawn> {
+  const listed = await updateItem(
+    {
+      Key: keys.connection(conn.connectionId),
+      UpdateExpression: 'ADD streams :s',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(streams) OR size(streams) < :max OR contains(streams, :one))',
+      ExpressionAttributeValues: { ':s': new Set([binding.stream]), ':max': MAX_STREAMS_PER_CONNECTION, ':one': binding.stream },
+    },
+    rawItem,
+  );
+  if (!listed) return 'full';
+  try {
+    await Promise.all([batchWrite(subscriptionPuts(conn, binding, conn.expiresAt), []), changeOnlineStreams(conn, binding, 'ADD')]);
+  } catch (err) {
+    await removeStream(conn, binding).catch(() => undefined);
+    throw err;
+  }
+  const access = conn.tokenId && conn.tokenHash ? { tokenId: conn.tokenId, tokenHash: conn.tokenHash, accountId: conn.accountId } : undefined;
+  const withdrawn = access ? await withdrawnNow(access) : undefined;
+  if (withdrawn) {
+    await removeStream(conn, binding);
+    return withdrawn;
+  }
+  return 'added';
+}
+
+/**
+ * Removes a stream from a connection: its channel subscriptions first (nothing more is delivered for it), then the
+ * online item and the connection's set. Single writes, for the reason addStream gives.
+ */
+export async function removeStream(conn: Connection, binding: StreamBinding): Promise<void> {
+  await batchWrite([], binding.channels.map((channel) => keys.channelSubscription(channel, conn.connectionId, binding.stream)));
+  await Promise.all([
+    changeOnlineStreams(conn, binding, 'DELETE'),
+    updateItem(
+      {
         Key: keys.connection(conn.connectionId),
         UpdateExpression: 'DELETE streams :s',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':s': new Set([binding.stream]) },
       },
-    },
-    ...binding.channels.map((channel): TransactItem => ({ Delete: { Key: keys.channelSubscription(channel, conn.connectionId, binding.stream) } })),
-    ...onlineStreamUpdate(conn, binding, 'DELETE'),
+      rawItem,
+    ),
   ]);
 }
 

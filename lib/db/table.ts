@@ -149,7 +149,7 @@ export async function queryAll<T>(input: Omit<QueryInput, 'TableName'>, parser: 
 }
 
 /** Reads many keys: chunks of 100, unprocessed keys retried with backoff. Order follows `keyList`. */
-export async function batchGet<T>(keyList: Key[], parser: Parser<T>, projection?: string): Promise<Map<string, T>> {
+export async function batchGet<T>(keyList: Key[], parser: Parser<T>, projection?: string, opts: { consistent?: boolean } = {}): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keyList.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
@@ -158,7 +158,7 @@ export async function batchGet<T>(keyList: Key[], parser: Parser<T>, projection?
       if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
       if (attempt > 8) throw new Error('batchGet: unprocessed keys after retries');
       const res = await dynamo().batchGet({
-        RequestItems: { [table()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
+        RequestItems: { [table()]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}), ...(opts.consistent ? { ConsistentRead: true } : {}) } },
       });
       for (const item of res.Responses?.[table()] ?? []) {
         found.set(`${String(item.PK)}|${String(item.SK)}`, parser.parse(item));

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { handler as connect } from '../../functions/streaming/connect';
 import { handler as disconnect } from '../../functions/streaming/disconnect';
 import { handler as message } from '../../functions/streaming/message';
-import { connectionById, subscribersOf } from '../../lib/db/connections';
+import { dbCalls } from '../../lib/aws/meter';
+import { connectionById, MAX_STREAMS_PER_CONNECTION, onlineListeners, subscribersOf } from '../../lib/db/connections';
 import { updateInstanceSettings } from '../../lib/db/instance';
 import type { WebSocketEvent } from '../../lib/streaming/connections';
 import { anAppToken, aUser } from '../support/factories';
@@ -181,6 +182,35 @@ describe('$default: subscribe and unsubscribe', () => {
     const tags = ['a', 'b', 'c', 'd', 'e', 'f'];
     await Promise.all(tags.map((tag) => message(messageEvent(id, JSON.stringify({ type: 'subscribe', stream: 'hashtag', tag })))));
     expect((await connectionById(id))?.streams).toEqual(tags.map((t) => `hashtag|${t}`));
+  });
+
+  it('takes several streams sent at once without one write waiting on another (issue 29: a socket\'s streams took seconds)', async () => {
+    const { account, token } = await aUser();
+    const { id } = await open({ query: { access_token: token } });
+    const streams = [{ stream: 'user' }, { stream: 'public:local' }, { stream: 'direct' }, { stream: 'hashtag', tag: 'x' }, { stream: 'hashtag', tag: 'y' }, { stream: 'list', list: '7' }];
+    dbCalls.reset();
+    const answers = await Promise.all(streams.map((s) => message(messageEvent(id, JSON.stringify({ type: 'subscribe', ...s })))));
+    expect(answers.map((a) => a.statusCode)).toEqual(streams.map(() => 200));
+    // Each: the connection read, its set's update, the subscriptions, the online item, the access check. A transaction
+    // refused for another subscribe's conflict and run again would add calls.
+    expect(dbCalls.count).toBe(streams.length * 5);
+    expect((await connectionById(id))?.streams).toEqual(['direct', 'hashtag|x', 'hashtag|y', 'list|7', 'public:local', 'user']);
+    expect((await subscribersOf(`timeline:${account.id}:notifications`)).map((s) => s.connectionId)).toContain(id);
+    expect((await subscribersOf(`timeline:direct:${account.id}`)).map((s) => s.connectionId)).toEqual([id]);
+    expect(((await onlineListeners()).get(account.id) ?? []).find((l) => l.listenerId === id)?.streams).toEqual(['direct', 'hashtag|x', 'hashtag|y', 'list|7', 'public:local', 'user']);
+  });
+
+  it('holds the most streams allowed when more are sent at once: the others are refused with 429 and leave nothing behind', async () => {
+    const { id } = await open({ query: { access_token: reader.token } });
+    const tags = Array.from({ length: MAX_STREAMS_PER_CONNECTION + 4 }, (_, i) => `many${i}`);
+    const answers = await Promise.all(tags.map((tag) => message(messageEvent(id, JSON.stringify({ type: 'subscribe', stream: 'hashtag', tag })))));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(MAX_STREAMS_PER_CONNECTION);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(4);
+    const held = (await connectionById(id))!.streams;
+    expect(held).toHaveLength(MAX_STREAMS_PER_CONNECTION);
+    const refused = tags.filter((t) => !held.includes(`hashtag|${t}`));
+    expect(refused).toHaveLength(4);
+    for (const tag of refused) expect((await subscribersOf(`timeline:hashtag:${tag}`)).map((s) => s.connectionId)).not.toContain(id);
   });
 
   describe('answers an error frame and changes nothing for', () => {
