@@ -24,6 +24,7 @@ import { log } from '../log';
 import { issueAccessToken } from '../tokens';
 import { confirmationMail } from './confirmation';
 import { charLength, describe, Violations } from './violations';
+import { isLanguageCode } from '../text/languages';
 import { USERNAME_MAX } from '../text/limits';
 import { queueStaffNotice } from '../queue/staff_notice';
 
@@ -65,6 +66,15 @@ export const isEmail = (email: string) => EMAIL_FORMAT.test(email) && deliverabl
 /** A BCP 47-shaped tag: `en`, `pt-BR`, `zh-Hant`, `es-419`. */
 const LOCALE_FORMAT = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
+/**
+ * The locale kept for a new login: a language tag whose language we know, else none. Mastodon's User normalizes a
+ * locale it has no translation for to nil rather than refusing the sign-up.
+ */
+export const knownLocale = (locale: string | null | undefined): string | null => {
+  const tag = locale?.trim() ?? '';
+  return LOCALE_FORMAT.test(tag) && isLanguageCode(tag.split('-')[0]!) ? tag : null;
+};
+
 /** Names that would impersonate the staff or the instance itself (Mastodon's defaults and more). */
 const OWNER = ROLES.find((r) => r.name === 'Owner')!;
 
@@ -89,7 +99,8 @@ export function checkRegistration(input: RegistrationInput, opts: { skipRules?: 
   else if (!USERNAME_FORMAT.test(username)) v.add('username', 'Username', 'ERR_INVALID', 'must contain only letters, numbers, underscores, dots and dashes');
   else if (isReservedUsername(username)) v.add('username', 'Username', 'ERR_RESERVED', describe.reserved);
 
-  if (email === '') v.add('email', 'E-mail address', 'ERR_BLANK', describe.blank);
+  // Mastodon validates presence and the address's form independently: a blank one breaks both.
+  if (email === '') v.add('email', 'E-mail address', 'ERR_BLANK', describe.blank).add('email', 'E-mail address', 'ERR_INVALID', describe.invalid);
   else if (email.length > EMAIL_MAX) v.add('email', 'E-mail address', 'ERR_TOO_LONG', describe.tooLong(EMAIL_MAX));
   else if (!isEmail(email)) v.add('email', 'E-mail address', 'ERR_INVALID', describe.invalid);
 
@@ -98,8 +109,6 @@ export function checkRegistration(input: RegistrationInput, opts: { skipRules?: 
   else if (charLength(password) > PASSWORD_MAX) v.add('password', 'Password', 'ERR_TOO_LONG', describe.tooLong(PASSWORD_MAX));
 
   if (!opts.skipRules && input.agreement !== true) v.add('agreement', 'Service agreement', 'ERR_ACCEPTED', describe.accepted);
-
-  if (input.locale && !LOCALE_FORMAT.test(input.locale)) v.add('locale', 'Locale', 'ERR_INVALID', describe.invalid);
 
   if (input.reason && charLength(input.reason) > REASON_MAX) v.add('reason', 'Reason', 'ERR_TOO_LONG', describe.tooLong(REASON_MAX));
   return v;
@@ -162,7 +171,7 @@ export async function registerAccount(
       admin: opts.admin ?? false,
       // An account made an admin from the command line is the instance's Owner (lib/policy/roles.ts).
       roleId: opts.admin ? OWNER.id : null,
-      locale: input.locale || null,
+      locale: knownLocale(input.locale),
       reason: input.reason?.trim() || null,
       createdByClientId: opts.app?.clientId ?? null,
       signUpIp: opts.ip || null,
