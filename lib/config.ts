@@ -108,6 +108,14 @@ export const config = {
     const batch = Number(env('RATE_TALLY_BATCH', '10'));
     return Number.isInteger(batch) && batch >= 1 ? batch : 10;
   },
+  /**
+   * Machine translation of statuses, named as Mastodon's settings (its TranslationService): DeepL when its API
+   * key is set (DEEPL_PLAN `free`, the default, or `pro`: which DeepL API host), else LibreTranslate when
+   * LIBRE_TRANSLATE_ENDPOINT is (its base URL); with neither, translation is off (lib/translation/). The keys
+   * are secrets (lib/secrets.ts: SSM on a deployed stage, DEEPL_API_KEY / LIBRE_TRANSLATE_API_KEY locally).
+   */
+  get deeplPlan() { return env('DEEPL_PLAN', 'free'); },
+  get libreTranslateEndpoint() { return env('LIBRE_TRANSLATE_ENDPOINT', '').replace(/\/+$/, ''); },
 };
 
 export const SOFTWARE = { name: 'tootless', version: '0.1.0' };

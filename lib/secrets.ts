@@ -44,6 +44,9 @@ export type Secrets = {
   originSecret: string;
   /** The stage's public URL as its stack published it (a deployed stage whose BASE_URL is not set). */
   publicUrl?: string;
+  /** The translation service's keys (lib/translation/), where the operator set one; empty otherwise. */
+  deeplApiKey: string;
+  libreTranslateApiKey: string;
 };
 
 /** Public, so usable only where nothing needs protecting: the local stage. */
@@ -59,6 +62,9 @@ const parameterNames = (path: string) => ({
 
 /** Written by the stack itself (infra/cdn.yml, CdnPublicUrl), read in the same call; needed only without BASE_URL. */
 const publicUrlName = (path: string) => `${path}/public-url`;
+
+/** Set by the operator only to turn machine translation on (README, "Translation"); read in the same call, absent is none. */
+const optionalNames = (path: string) => ({ deeplApiKey: `${path}/deepl-api-key`, libreTranslateApiKey: `${path}/libre-translate-api-key` });
 
 /**
  * The server cannot serve without its secrets. The client gets a plain 500
@@ -81,7 +87,14 @@ const fromEnvironment = (): Secrets => {
   }
   const [publicKey, privateKey] = [process.env.VAPID_PUBLIC_KEY, process.env.VAPID_PRIVATE_KEY];
   const vapid = publicKey && privateKey ? { publicKey, privateKey } : derivedVapidKeys(secretKeyBase);
-  return { secretKeyBase, vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, originSecret: process.env.ORIGIN_SECRET ?? '' };
+  return {
+    secretKeyBase,
+    vapidPublicKey: vapid.publicKey,
+    vapidPrivateKey: vapid.privateKey,
+    originSecret: process.env.ORIGIN_SECRET ?? '',
+    deeplApiKey: process.env.DEEPL_API_KEY ?? '',
+    libreTranslateApiKey: process.env.LIBRE_TRANSLATE_API_KEY ?? '',
+  };
 };
 
 const derived = new Map<string, { publicKey: string; privateKey: string }>();
@@ -124,7 +137,7 @@ async function readParameters(path: string): Promise<Secrets> {
   const names = parameterNames(path);
   let out: z.infer<typeof getParametersOutput>;
   try {
-    out = getParametersOutput.parse(await getParameters([...Object.values(names), publicUrlName(path)]));
+    out = getParametersOutput.parse(await getParameters([...Object.values(names), publicUrlName(path), ...Object.values(optionalNames(path))]));
   } catch (err) {
     const reason = `could not read the SSM parameters under ${path} (ssm:GetParameters, kms:Decrypt)`;
     log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, err });
@@ -139,7 +152,16 @@ async function readParameters(path: string): Promise<Secrets> {
     log.error(`secrets: ${reason}`, { setting: 'SECRETS_PATH', path, missing });
     throw new SecretsUnavailable(reason);
   }
-  return { secretKeyBase, vapidPublicKey, vapidPrivateKey, originSecret: value(names.originSecret), publicUrl };
+  const optional = optionalNames(path);
+  return {
+    secretKeyBase,
+    vapidPublicKey,
+    vapidPrivateKey,
+    originSecret: value(names.originSecret),
+    publicUrl,
+    deeplApiKey: value(optional.deeplApiKey),
+    libreTranslateApiKey: value(optional.libreTranslateApiKey),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // POST /api/v1/statuses (https://docs.joinmastodon.org/methods/statuses/#create)
 import { z } from 'zod';
-import { visibilities } from '../../lib/db/statuses';
+import { quotePolicies, visibilities } from '../../lib/db/statuses';
 import { http, type Ctx } from '../../lib/http';
 import { absent } from '../../lib/schema';
 import { requestedId, statusInputFields } from '../../lib/statuses/input';
@@ -19,6 +19,10 @@ export const schema = z.object({
   visibility: absent(z.enum(visibilities, { errorMap: () => ({ message: 'is not a valid visibility' }) })),
   scheduled_at: absent(z.string({ invalid_type_error: 'must be a string' })),
   /** The accounts the post may mention (Mastodon's web app sends them after warning of the others). */
+  /** The status quoted (Mastodon 4.4); `quote_id` is the name older clients send. */
+  quoted_status_id: absent(requestedId),
+  quote_id: absent(requestedId),
+  quote_approval_policy: absent(z.enum(quotePolicies, { errorMap: () => ({ message: 'is not a valid quote policy' }) })),
   allowed_mentions: absent(oneOrMany(z.array(z.string({ invalid_type_error: 'must be a string' }).max(40, 'is too long'), { invalid_type_error: 'must be a list of account ids' }).max(100, 'has too many ids'))),
 });
 
@@ -39,7 +43,12 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
     return renderScheduledStatus(await scheduleStatus(ctx.account, ctx.token, { ...params, scheduledAt: input.scheduled_at }));
   }
   try {
-    const { status } = await postStatus(ctx.account, ctx.token, { ...params, allowedMentions: input.allowed_mentions });
+    const { status } = await postStatus(ctx.account, ctx.token, {
+      ...params,
+      allowedMentions: input.allowed_mentions,
+      quotedStatusId: input.quoted_status_id ?? input.quote_id,
+      quoteApprovalPolicy: input.quote_approval_policy,
+    });
     return renderStatus(status, ctx.account);
   } catch (err) {
     if (!(err instanceof UnexpectedMentions)) throw err;

@@ -37,6 +37,7 @@ import { listReports, reindexReportsCommand, resolveReportCommand, showReport } 
 import { trendsCommand, TRENDS_USAGE } from './trend_commands';
 import { isKnownScope } from '../http/scopes';
 import { announcementsCommand, ANNOUNCEMENTS_USAGE, type AnnouncementFlags } from './announcement_commands';
+import { documentsCommand, DOCUMENTS_USAGE, type DocumentFlags } from './document_commands';
 
 export const USAGE = `Usage: npm run admin -- <command> [arguments]
 
@@ -69,6 +70,7 @@ Instance settings
       title, short-description, description, contact-email   text ('' clears the optional ones)
       contact-username     a local username, or none
       languages            ISO 639-1 codes separated by commas, e.g. en,fr
+      status-page-url      the https:// address of the server's status page, or none
   settings rules add <text>          add a rule
   settings rules remove <id>         remove a rule
 
@@ -85,6 +87,8 @@ Reports
   reports reindex                    file reports stored before the moderators' queues into them (once, after upgrading)
 
 ${ANNOUNCEMENTS_USAGE}
+
+${DOCUMENTS_USAGE}
 
 ${TRENDS_USAGE}
 
@@ -171,6 +175,8 @@ export async function main(argv: string[], io: Output): Promise<number> {
         timed: { type: 'boolean' },
         draft: { type: 'boolean' },
         scopes: { type: 'string' },
+        'effective-date': { type: 'string' },
+        html: { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -213,7 +219,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   }
 }
 
-type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean; scopes?: string } & FederationFlags & AnnouncementFlags;
+type Flags = { email?: string; password?: string; admin?: boolean; confirmed?: boolean; approve?: boolean; category?: string; hidden?: boolean; scopes?: string } & FederationFlags & AnnouncementFlags & DocumentFlags;
 
 async function dispatch(group: string | undefined, command: string | undefined, rest: string[], flags: Flags): Promise<string> {
   const accountFlags = () => {
@@ -338,6 +344,11 @@ async function dispatch(group: string | undefined, command: string | undefined, 
   if (group === 'announcements') {
     accountFlags();
     const output = await announcementsCommand(command, rest, flags);
+    if (output !== undefined) return output;
+  }
+  if (group === 'terms' || group === 'privacy-policy') {
+    accountFlags();
+    const output = await documentsCommand(group, command, rest, flags);
     if (output !== undefined) return output;
   }
   if (group === 'trends') {

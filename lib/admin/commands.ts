@@ -204,6 +204,7 @@ export function describeSettings(s: InstanceSettings): string {
     `contact-email:       ${s.contactEmail}`,
     `contact-username:    ${s.contactUsername ?? ''}`,
     `languages:           ${s.languages.join(',')}`,
+    `status-page-url:     ${s.statusPageUrl ?? ''}`,
     `rules:${s.rules.length === 0 ? '               (none)' : ''}`,
     ...s.rules.map((r) => `  ${r.id}. ${r.text}`),
   ].join('\n');
@@ -260,6 +261,21 @@ const SETTERS: Record<string, (value: string) => Promise<Partial<Parameters<type
     if (codes.length === 0 || bad.length > 0) throw new AdminError(`languages must be ISO 639-1 codes separated by commas${bad.length ? ` (not ${bad.join(', ')})` : ''}`);
     return { languages: codes };
   },
+  'status-page-url': async (value) => {
+    const v = value.trim();
+    if (v === '' || v.toLowerCase() === 'none') return { statusPageUrl: null };
+    if (!isWebUrl(v) || v.length > 2000) throw new AdminError(`status-page-url must be an http(s) address, not ${JSON.stringify(value)}`);
+    return { statusPageUrl: v };
+  },
+};
+
+const isWebUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 };
 
 export const SETTING_KEYS = [...Object.keys(SETTERS), 'rules'];

@@ -99,11 +99,16 @@ async function ownConversation(viewer: Account, id: string): Promise<Conversatio
 }
 
 /** POST /api/v1/conversations/:id/read: the conversation, no longer unread. */
-export async function markConversationRead(viewer: Account, id: string): Promise<Record<string, unknown>> {
+export const markConversationRead = (viewer: Account, id: string) => markConversation(viewer, id, false);
+
+/** POST /api/v1/conversations/:id/unread (Mastodon 4.4): the conversation, unread again. */
+export const markConversationUnread = (viewer: Account, id: string) => markConversation(viewer, id, true);
+
+async function markConversation(viewer: Account, id: string, unread: boolean): Promise<Record<string, unknown>> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await ownConversation(viewer, id);
-    const next = { ...current, unread: false };
-    if (!current.unread || (await putConversation(next, current))) {
+    const next = { ...current, unread };
+    if (current.unread === unread || (await putConversation(next, current))) {
       const [shown] = await renderConversations([next], viewer);
       if (!shown) throw notFound();
       return shown.rendered;

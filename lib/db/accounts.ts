@@ -27,6 +27,20 @@ export const accountItem = z.object({
   discoverable: z.boolean().default(false),
   avatarKey: z.string().nullable().default(null),
   headerKey: z.string().nullable().default(null),
+  // ---- what the owner says of the profile (Mastodon 4.6's Profile entity, lib/accounts/profile.ts) ----
+  /** Plain-text descriptions of the avatar and the header, for screen readers; '' when none. */
+  avatarDescription: z.string().default(''),
+  headerDescription: z.string().default(''),
+  /** Profile tabs the owner wants shown: media (with replies among them) and featured. */
+  showMedia: z.boolean().default(true),
+  showMediaReplies: z.boolean().default(true),
+  showFeatured: z.boolean().default(true),
+  /** Hides who it follows and who follows it; null until the owner (or a remote actor) says. */
+  hideCollections: z.boolean().nullable().default(null),
+  /** Its public posts may be found by anyone's full-text search. */
+  indexable: z.boolean().default(false),
+  /** Sites allowed to credit the account as a link's author. */
+  attributionDomains: z.array(z.string()).default([]),
   createdAt: z.string(),
   updatedAt: z.string().optional(),
   followersCount: z.number().int().default(0),
@@ -38,6 +52,8 @@ export const accountItem = z.object({
   privacy: z.enum(['public', 'unlisted', 'private', 'direct']).default('public'),
   sensitive: z.boolean().default(false),
   language: z.string().nullable().default(null),
+  /** Who may quote new statuses by default (`source[quote_policy]`, Mastodon 4.5); absent: `public`, Mastodon's default. */
+  quotePolicy: z.enum(['public', 'followers', 'nobody']).optional(),
   // Login state of a local user.
   email: z.string().optional(),
   passwordHash: z.string().optional(),

@@ -29,6 +29,14 @@ export async function putFeaturedTag(tag: FeaturedTag): Promise<boolean> {
   return result.ok;
 }
 
+const featuredTagNameItem = z.object({ id: z.string() });
+
+/** The account's featured tag of `tag` (normalised), found through its name claim; undefined when not featured. */
+export async function featuredTagOfTag(accountId: string, tag: string): Promise<FeaturedTag | undefined> {
+  const claim = await getItem(keys.featuredTagName(accountId, tag), featuredTagNameItem, true);
+  return claim ? featuredTagById(accountId, claim.id) : undefined;
+}
+
 /** Removes the featured tag and its name claim; answers false when it was not there. */
 export async function deleteFeaturedTag(tag: FeaturedTag): Promise<boolean> {
   const result = await transact([

@@ -21,7 +21,9 @@ import { batchGet, batchWrite, queryAll, transact, type TransactItem } from './t
 
 export const filterContexts = ['home', 'notifications', 'public', 'thread', 'account'] as const;
 export type FilterContext = (typeof filterContexts)[number];
-export const filterActions = ['warn', 'hide'] as const;
+// `blur` (Mastodon 4.4) is `warn` to the server: the status is kept with its FilterResult, and only the client
+// treats it otherwise (blurred media). Only `hide` is acted on here (lib/policy/filters.ts, streaming).
+export const filterActions = ['warn', 'hide', 'blur'] as const;
 export type FilterAction = (typeof filterActions)[number];
 
 export type FilterKeyword = { id: string; keyword: string; wholeWord: boolean };

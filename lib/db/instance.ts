@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { config } from '../config';
 import { memo } from '../memo';
 import * as keys from './keys';
-import { getItem, nowIso, putItem } from './table';
+import { getItem, nowIso, putItem, updateItem } from './table';
 
 export const registrationModes = ['open', 'approved', 'none'] as const;
 
@@ -34,6 +34,14 @@ export const settingsItem = z.object({
    * signed requests of theirs (Mastodon's LIMITED_FEDERATION_MODE, which implies authorized fetch).
    */
   limitedFederation: z.boolean().default(false),
+  /** The server's status page, if it has one (Instance `configuration.urls.status`). */
+  statusPageUrl: z.string().nullable().default(null),
+  /**
+   * The effective dates (YYYY-MM-DD, ascending) of the published terms of service, each an item of
+   * lib/db/instance_documents.ts: kept here, in the item every instance request already reads, so that the
+   * instance entity knows whether there are terms and the terms endpoint which version is current without a Query.
+   */
+  termsDates: z.array(z.string()).default([]),
   updatedAt: z.string().optional(),
   /** When the long description last changed; unset until an operator sets one (ExtendedDescription's updated_at). */
   descriptionUpdatedAt: z.string().optional(),
@@ -71,4 +79,19 @@ export async function updateInstanceSettings(changes: Partial<z.infer<typeof set
     kept.forget();
   }
   return withDefaults(next);
+}
+
+/**
+ * Records which terms versions exist (lib/db/instance_documents.ts, after each publish or removal), leaving the
+ * other settings and their updatedAt alone: that date is the long description's for items older than its own.
+ */
+export async function setTermsDates(dates: string[]): Promise<void> {
+  try {
+    await updateItem(
+      { Key: keys.instanceSettings(), UpdateExpression: 'SET termsDates = :d', ExpressionAttributeValues: { ':d': [...dates].sort() } },
+      settingsItem,
+    );
+  } finally {
+    kept.forget();
+  }
 }

@@ -55,6 +55,11 @@ export const confirmation = (tokenHash: string): Key => ({ PK: `CONFIRM#${tokenH
 export const instanceSettings = (): Key => ({ PK: 'INSTANCE', SK: 'SETTINGS' });
 /** Instance-wide counters (users, statuses, domains) kept with atomic updates. */
 export const instanceStats = (): Key => ({ PK: 'INSTANCE', SK: 'STATS' });
+/** The operator's privacy policy (GET /api/v1/instance/privacy_policy); absent while the default one is served. */
+export const instancePrivacyPolicy = (): Key => ({ PK: 'INSTANCE', SK: 'PRIVACY_POLICY' });
+/** One published version of the terms of service, by its effective date (YYYY-MM-DD): the few versions, read by date. */
+export const instanceTerms = (effectiveDate: string): Key => ({ PK: 'INSTANCE_TERMS', SK: effectiveDate });
+export const instanceTermsPartition = () => 'INSTANCE_TERMS';
 /** A WebSocket connection of the streaming API. */
 export const connection = (connectionId: string): Key => ({ PK: `CONN#${connectionId}`, SK: 'CONN' });
 /**
@@ -116,6 +121,12 @@ export const pollVotePrefix = 'VOTE#';
 /** A version of an edited status (its original and each edit), oldest first: the history (lib/db/status_edits.ts). */
 export const statusEdit = (statusId: string, editId: string): Key => ({ PK: `EDITS#${padId(statusId)}`, SK: padId(editId) });
 export const statusEditsPartition = (statusId: string) => `EDITS#${padId(statusId)}`;
+/**
+ * A quote (lib/db/quotes.ts): one per quoting status, under the quoted status's partition, so that the quotes of a
+ * status are one Query (GET /api/v1/statuses/:id/quotes), ordered by the quoting status's id.
+ */
+export const quote = (quotedStatusId: string, quotingStatusId: string): Key => ({ PK: `QUOTES#${padId(quotedStatusId)}`, SK: padId(quotingStatusId) });
+export const quotesPartition = (quotedStatusId: string) => `QUOTES#${padId(quotedStatusId)}`;
 /** A media attachment. GSI1: none; ownership is an attribute. */
 export const media = (id: string): Key => ({ PK: `MEDIA#${padId(id)}`, SK: 'MEDIA' });
 
@@ -345,6 +356,25 @@ export const trendsHiddenPartition = () => 'TRENDS_HIDDEN';
 /** A public status sharing a link, by the link's URL hash then the status id: the link's timeline (GET /api/v1/timelines/link), newest first. */
 export const trendLinkStatus = (urlHash: string, statusId: string): Key => ({ PK: `TRENDLINKSTATUSES#${urlHash}`, SK: padId(statusId) });
 export const trendLinkStatusesPartition = (urlHash: string) => `TRENDLINKSTATUSES#${urlHash}`;
+// ---- machine translations (lib/db/translations.ts) ----
+/**
+ * A status's texts as translated by the configured service, by the SHA-256 (hex) of what was sent, from which
+ * language, to which, by which service: an edit sends other texts, so it is never served a stale translation.
+ * Expires by TTL (a day, as Mastodon keeps its translations).
+ */
+export const translation = (digest: string): Key => ({ PK: `TRANSLATION#${digest}`, SK: 'TRANSLATION' });
+// ---- async refreshes (lib/db/async_refreshes.ts) ----
+/** Work started for a client that it may poll (Mastodon 4.4's async refreshes): a thread's replies being fetched. */
+export const asyncRefresh = (id: string): Key => ({ PK: `ASYNCREFRESH#${id}`, SK: 'ASYNCREFRESH' });
+// ---- annual reports, "Wrapstodon" (lib/db/annual_reports.ts) ----
+/** An account's generated reports (one per year) and its generation claims, in one small partition. */
+export const annualReportsPartition = (accountId: string) => `ANNUAL_REPORTS#${padId(accountId)}`;
+/** The sort-key prefix of the reports themselves, apart from the claims. */
+export const ANNUAL_REPORT_PREFIX = 'REPORT#';
+export const annualReport = (accountId: string, year: number): Key => ({ PK: annualReportsPartition(accountId), SK: `${ANNUAL_REPORT_PREFIX}${year}` });
+/** The claim that one year's report is being generated (Mastodon's `wrapstodon:<account>:<year>` async refresh); expires by TTL. */
+export const annualReportGeneration = (accountId: string, year: number): Key => ({ PK: annualReportsPartition(accountId), SK: `GENERATING#${year}` });
+
 // ---- preview cards (lib/db/cards.ts) ----
 /**
  * The preview card of a normalised URL (or the last failure to fetch one), by the URL's SHA-256: a URL may be
@@ -412,6 +442,18 @@ export const directoryActivePartition = (origin: DirectoryOrigin) => `DIRECTORY_
 /** An account the endorser features on its profile (Mastodon's AccountPin): exact key for Relationship.endorsed, the partition pages by account id. */
 export const endorsement = (accountId: string, targetId: string): Key => ({ PK: `ENDORSEMENTS#${padId(accountId)}`, SK: padId(targetId) });
 export const endorsementsPartition = (accountId: string) => `ENDORSEMENTS#${padId(accountId)}`;
+
+// ---- collections (lib/db/collections.ts; Mastodon 4.6) ----
+/** A collection with its items (at most Collection::MAX_ITEMS live ones), by id alone: GET /api/v1/collections/:id is one GetItem. */
+export const collection = (collectionId: string): Key => ({ PK: `COLLECTION#${padId(collectionId)}`, SK: 'COLLECTION' });
+/** A collection's entry under its owner, newest last in key order: an account's collections are one Query of the partition. */
+export const ownedCollection = (ownerId: string, collectionId: string): Key => ({ PK: `COLLECTIONS#${padId(ownerId)}`, SK: padId(collectionId) });
+export const ownedCollectionsPartition = (ownerId: string) => `COLLECTIONS#${padId(ownerId)}`;
+/** How many collections an account owns: the per-account limit holds through a conditional update of this one item. */
+export const collectionCount = (ownerId: string): Key => ({ PK: `COLLECTION_COUNT#${padId(ownerId)}`, SK: 'COUNT' });
+/** An account featured in a collection (the inverse of an item): GET /api/v1/accounts/:id/in_collections is one Query. */
+export const featuredIn = (accountId: string, collectionId: string): Key => ({ PK: `IN_COLLECTIONS#${padId(accountId)}`, SK: padId(collectionId) });
+export const featuredInPartition = (accountId: string) => `IN_COLLECTIONS#${padId(accountId)}`;
 
 // ---- admin reports API: the report queues (lib/db/reports.ts; issue 26, reports) ----
 /** Open (unresolved) or resolved: the two queues of Mastodon's ReportFilter. */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import * as keys from './keys';
 import * as gsi1 from './gsi1';
-import { batchGet, getItem, putItem, setAttributes, updateItem, type TransactItem } from './table';
+import { batchGet, deleteItem, getItem, putItem, setAttributes, updateItem, type TransactItem } from './table';
 
 const dimensions = z.object({ width: z.number().int(), height: z.number().int() });
 
@@ -89,6 +89,17 @@ export async function createMedia(media: z.input<typeof mediaItem>): Promise<boo
 
 /** A local upload's item, listed under its uploader (GSI1 `UPLOADS#`): how the purge of the account finds the ones never posted. */
 export const uploadRecord = (media: Media) => ({ ...keys.media(media.id), ...gsi1.upload(media.accountId, media.id), ...media });
+
+/**
+ * Deletes the caller's own attachment while it is unattached (DELETE /api/v1/media/:id, and a status deleted
+ * with `delete_media`); answers the deleted item, whose files the caller removes, or undefined when it is
+ * missing, foreign or attached (meanwhile: a redraft may have taken it).
+ */
+export const deleteUnattachedMedia = (id: string, accountId: string): Promise<Media | undefined> =>
+  deleteItem(keys.media(id), mediaItem, {
+    ConditionExpression: 'attribute_exists(PK) AND accountId = :a AND (attribute_not_exists(statusId) OR statusId = :none)',
+    ExpressionAttributeValues: { ':a': accountId, ':none': null },
+  });
 
 export type MediaDetails = { description?: string | null; focus?: { x: number; y: number } | null };
 

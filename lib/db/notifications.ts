@@ -11,14 +11,14 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
-export const notificationTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'moderation_warning'] as const;
+export const notificationTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'moderation_warning', 'quote', 'quoted_update'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /** Types told to moderators (Mastodon's admin.*): a new local sign-up, a new report (the notification carries its `reportId`). */
 export const staffTypes: readonly NotificationType[] = ['admin.sign_up', 'admin.report'];
 
 /** Types whose notification carries the status it is about (Mastodon's `status_type?`). */
-export const statusTypes: readonly NotificationType[] = ['mention', 'status', 'reblog', 'favourite', 'poll', 'update'];
+export const statusTypes: readonly NotificationType[] = ['mention', 'status', 'reblog', 'favourite', 'poll', 'update', 'quote', 'quoted_update'];
 
 export const notificationItem = z.object({
   id: z.string(),

@@ -23,6 +23,9 @@ export const alertsItem = z.object({
   status: off(),
   update: off(),
   poll: off(),
+  // Quotes of one's statuses, and edits of statuses one quoted (Mastodon 4.5).
+  quote: off(),
+  quoted_update: off(),
   // The staff's notifications (a moderator's app asks for them; nobody else receives such notifications).
   'admin.sign_up': off(),
   'admin.report': off(),
@@ -40,14 +43,22 @@ export const pushSubscriptionItem = z.object({
   auth: z.string(),
   alerts: alertsItem,
   policy: z.enum(pushPolicies).default('all'),
+  /**
+   * Mastodon 4.4 `subscription[standard]`: RFC 8291 aes128gcm with RFC 8292
+   * VAPID; otherwise the legacy aesgcm draft, which older clients (and every
+   * subscription stored before the field existed) decrypt.
+   */
+  standard: z.boolean().default(false),
   /** The raw access token sealed for the payload's `access_token` (lib/push/seal.ts). */
   sealedToken: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string().optional(),
 });
 export type PushSubscription = z.infer<typeof pushSubscriptionItem>;
+/** What a writer gives: the defaulted fields may be left out. */
+export type NewPushSubscription = z.input<typeof pushSubscriptionItem>;
 
-export const pushSubscriptionRecord = (sub: PushSubscription) => ({
+export const pushSubscriptionRecord = (sub: NewPushSubscription) => ({
   ...keys.pushSubscription(sub.accountId, sub.tokenId),
   ...pushSubscriptionItem.parse(sub),
 });
@@ -60,7 +71,7 @@ export const pushSubscriptionOf = (accountId: string, tokenId: string) =>
  * (by hash) still exists and is that account's. False, having written nothing,
  * when it does not.
  */
-export async function savePushSubscription(sub: PushSubscription, tokenHash: string): Promise<boolean> {
+export async function savePushSubscription(sub: NewPushSubscription, tokenHash: string): Promise<boolean> {
   const result = await transact([
     {
       ConditionCheck: {

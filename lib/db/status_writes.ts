@@ -17,6 +17,7 @@ import { countAuthorStatus, countReply, deleteOwnStatus, deleteReply, isRemoteSt
 import { batchWrite, transact, updateItem, type Item, type TransactItem } from './table';
 import { homeEntryRecord, publicEntryRecords } from './timelines';
 import { statusUriPointer } from './remote';
+import { deleteQuoteAsRead, moveQuotesCount, putQuote, type Quote } from './quotes';
 
 /** DynamoDB's transaction limit; public and tag entries beyond it are written right after. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -45,6 +46,8 @@ export type NewStatusWrite = {
    * the owed record (lib/db/fanout_owed.ts) is written in the transaction, so no status stands without it.
    */
   distributionDueAt?: number;
+  /** The quote of the status it quotes (lib/db/quotes.ts), written with it; an accepted one counts on the quoted status after. */
+  quote?: Quote;
 };
 
 /**
@@ -90,6 +93,7 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
     items.push(putIdempotency(status.accountId, w.idempotencyKeyHash, status.id));
   }
   if (w.distributionDueAt !== undefined) items.push(putFanoutOwed(status.id, w.distributionDueAt));
+  if (w.quote) items.push(putQuote(w.quote));
   const claim = scheduled ? claimScheduledItems(scheduled) : [];
   const claimAt = items.length;
   items.push(...claim);
@@ -116,6 +120,7 @@ export async function writeNewStatus(w: NewStatusWrite): Promise<{ ok: true } | 
   await Promise.all([
     settle('author counters', countAuthorPosted(status.accountId, status.createdAt)),
     settle('instance counter', countOnInstance('statusCount', 1)),
+    w.quote?.state === 'accepted' ? settle('quotes counter', moveQuotesCount(w.quote.quotedStatusId, 1)) : undefined,
     puts.length + directory.deletes.length > 0 ? settle('index and entries', batchWrite(puts, directory.deletes)) : undefined,
   ]);
   return { ok: true };
@@ -194,6 +199,8 @@ export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ 
       // A remote status's attachments were made for it alone; a local one's may be attached again (delete and redraft).
       ...(isRemoteStatus(status) ? deleteRemoteMediaItems(status.id, status.mediaIds) : releaseMediaItems(status.id, status.mediaIds)),
       ...(r.poll ? deletePollItems(r.poll) : []),
+      // Its quote goes with it, in the state it had when read (the quoted status's count moves once, below).
+      ...(status.quote?.quotedStatusId ? [deleteQuoteAsRead({ quotedStatusId: status.quote.quotedStatusId, statusId: status.id, state: status.quote.state })] : []),
     ];
     if (status.inReplyToId) {
       items.push(deleteReply(status.inReplyToId, status.id));
@@ -215,6 +222,7 @@ export async function removeStatus(status: Status, r: StatusRemoval): Promise<{ 
   if (!result.ok) return { failed: result.failed.includes(0) ? 'status-gone' : 'changed-meanwhile' };
   // The instance counts its own statuses only (Mastodon's status_count).
   if (!isRemoteStatus(status)) await countOnInstance('statusCount', -1);
+  if (status.quote?.state === 'accepted' && status.quote.quotedStatusId) await moveQuotesCount(status.quote.quotedStatusId, -1);
   if (plan.overflow.length > 0) await batchWrite([], plan.overflow);
   return { ok: true };
 }

@@ -5,7 +5,7 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { accountsByIds, type Account } from './accounts';
 import { remoteEmoji } from './emojis';
-import { batchGet, expiresIn, getItem, queryAll, type TransactItem } from './table';
+import { batchGet, expiresIn, getItem, queryAll, updateItem, type TransactItem } from './table';
 
 export const visibilities = ['public', 'unlisted', 'private', 'direct'] as const;
 export type Visibility = (typeof visibilities)[number];
@@ -16,6 +16,25 @@ export const statusMention = z.object({
   acct: z.string(),
   url: z.string(),
 });
+
+/** A quote's states, as Mastodon's Quote model (lib/db/quotes.ts). */
+export const quoteStates = ['pending', 'accepted', 'rejected', 'revoked', 'deleted'] as const;
+export type QuoteState = (typeof quoteStates)[number];
+/** Who may quote a status (Mastodon 4.5's `quote_approval_policy` as the API names it). */
+export const quotePolicies = ['public', 'followers', 'nobody'] as const;
+export type QuotePolicy = (typeof quotePolicies)[number];
+
+/**
+ * What a quoting status says of its quote, kept on the status so that a page renders it without a read; the quote
+ * record (lib/db/quotes.ts) is written and changed with it in one transaction. `quotedStatusId` is null once the
+ * quoted status is deleted (`deleted`).
+ */
+export const statusQuote = z.object({
+  quotedStatusId: z.string().nullable(),
+  quotedAccountId: z.string().nullable(),
+  state: z.enum(quoteStates),
+});
+export type StatusQuote = z.infer<typeof statusQuote>;
 
 export const statusItem = z.object({
   id: z.string(),
@@ -54,6 +73,15 @@ export const statusItem = z.object({
   emojis: z.array(remoteEmoji).optional(),
   /** The URL of its preview card (lib/db/cards.ts), set by the cards worker once the card is known. */
   cardUrl: z.string().optional(),
+  /** The status it quotes (Mastodon 4.4), absent for most. */
+  quote: statusQuote.optional(),
+  /** Accepted quotes of it; moved by lib/db/quotes.ts. */
+  quotesCount: z.number().int().optional(),
+  /** Who may quote it; absent (statuses stored before quotes existed, or received without a policy) is `nobody`, as Mastodon's 0. */
+  quoteApprovalPolicy: z.enum(quotePolicies).optional(),
+  /** A remote status: when its replies were last asked of its server, and the refresh that did it (lib/statuses/replies_refresh.ts). */
+  fetchedRepliesAt: z.string().optional(),
+  repliesRefreshId: z.string().optional(),
 });
 export type Status = z.infer<typeof statusItem>;
 
@@ -166,4 +194,22 @@ export async function localAccountsByUsernames(usernames: string[]): Promise<Map
   const out = new Map<string, Account>();
   for (const account of accounts.values()) if (!account.domain) out.set(account.username.toLowerCase(), account);
   return out;
+}
+
+/**
+ * Claims the fetching of a remote status's replies for the refresh `refreshId`: one conditional update, so that of
+ * the viewers opening its thread at once only one starts it. False when another did within the cooldown (its
+ * `fetchedRepliesAt` is after `notAfter`) or the status is gone.
+ */
+export async function claimRepliesFetch(statusId: string, refreshId: string, at: string, notAfter: string): Promise<boolean> {
+  const claimed = await updateItem(
+    {
+      Key: keys.status(statusId),
+      UpdateExpression: 'SET fetchedRepliesAt = :at, repliesRefreshId = :refresh',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(fetchedRepliesAt) OR fetchedRepliesAt <= :notAfter)',
+      ExpressionAttributeValues: { ':at': at, ':refresh': refreshId, ':notAfter': notAfter },
+    },
+    statusItem,
+  );
+  return claimed !== undefined;
 }

@@ -77,14 +77,20 @@ export const followedTagsPage = (accountId: string, page: Page): Promise<TagFoll
 
 /**
  * What the Tag entity needs besides its history, in one batch read: the tag's display name when it has
- * been used or followed here, and whether `viewerId` follows it.
+ * been used or followed here, and whether `viewerId` follows and features it.
  */
-export async function tagFacts(tag: string, viewerId: string | undefined): Promise<{ name?: string; following: boolean }> {
+export async function tagFacts(tag: string, viewerId: string | undefined): Promise<{ name?: string; following: boolean; featuring: boolean }> {
   const info = keys.tag(tag);
   const follower = viewerId === undefined ? undefined : keys.tagFollower(tag, viewerId);
-  const found = await batchGet<unknown>(follower ? [info, follower] : [info], z.unknown());
+  // The featured tag's name claim (lib/db/featured_tags.ts) answers `featuring` in the same batch.
+  const featured = viewerId === undefined ? undefined : keys.featuredTagName(viewerId, tag);
+  const found = await batchGet<unknown>(follower && featured ? [info, follower, featured] : [info], z.unknown());
   const name = tagInfoItem.safeParse(found.get(keyString(info)));
-  return { name: name.success ? name.data.name : undefined, following: follower !== undefined && found.has(keyString(follower)) };
+  return {
+    name: name.success ? name.data.name : undefined,
+    following: follower !== undefined && found.has(keyString(follower)),
+    featuring: featured !== undefined && found.has(keyString(featured)),
+  };
 }
 
 /**

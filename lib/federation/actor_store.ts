@@ -44,6 +44,9 @@ const MAX_FIELDS = 16;
 const MAX_FIELD_NAME = 1_000;
 const MAX_FIELD_VALUE_HTML = 4_000;
 const MAX_FIELD_VALUE = 2_047;
+/** An avatar's or header's description (Mastodon's limit for image descriptions), and the sites an actor names for attribution. */
+const MAX_IMAGE_DESCRIPTION = 1_500;
+const MAX_ATTRIBUTION_DOMAINS = 10;
 
 /** Why a document is not an actor we store. */
 export class InvalidActor extends Error {
@@ -59,6 +62,7 @@ export type ParsedActor = Pick<
   | 'uri' | 'username' | 'domain' | 'displayName' | 'noteHtml' | 'fields' | 'fieldsHtml' | 'url' | 'actorType' | 'locked' | 'bot'
   | 'discoverable' | 'inboxUrl' | 'sharedInboxUrl' | 'outboxUrl' | 'followersUrl' | 'followingUrl' | 'featuredUrl'
   | 'publicKeyId' | 'publicKeyPem' | 'avatarRemoteUrl' | 'headerRemoteUrl' | 'emojis'
+  | 'indexable' | 'attributionDomains' | 'avatarDescription' | 'headerDescription' | 'showFeatured' | 'showMedia' | 'showMediaReplies'
 > & { uri: string; domain: string; published: string | null };
 
 /** A link-valued property (a URL string or an object with an id), as an http(s) URL or null. */
@@ -77,6 +81,17 @@ const imageOf = (value: unknown): string | null => {
   }
   return null;
 };
+
+/** An image's description (Mastodon 4.6 sends it as the Image's `name`; `summary` is read too), as plain text. */
+const imageDescriptionOf = (value: unknown): string => {
+  const image = objectOf(asArray(value)[0]);
+  const text = image ? (textOf(image, 'name') ?? textOf(image, 'summary')) : undefined;
+  return text ? truncateUtf8(withoutControls(text).trim(), MAX_IMAGE_DESCRIPTION) : '';
+};
+
+/** The sites that may credit the actor (Mastodon's attributionDomains): host names, at most MAX_ATTRIBUTION_DOMAINS. */
+const attributionDomainsOf = (value: unknown): string[] =>
+  [...new Set(asArray(value).filter((d): d is string => typeof d === 'string' && d.length <= 253 && /^[a-z0-9.-]+$/i.test(d)).map((d) => d.toLowerCase()))].slice(0, MAX_ATTRIBUTION_DOMAINS);
 
 /** Control characters out (a line break or tab too: a name is one line), bounded in bytes: names are shown as text. */
 const plainText = (text: string, maxBytes: number) => truncateUtf8(withoutControls(text.replace(/[\t\n\r]/g, ' ')).trim(), maxBytes);
@@ -134,6 +149,14 @@ export function parseActor(doc: ApDocument, opts: { keyId?: string } = {}): Pars
     avatarRemoteUrl: imageOf(doc.icon),
     headerRemoteUrl: imageOf(doc.image),
     emojis: readActorEmojiTags(doc),
+    indexable: doc.indexable === true,
+    attributionDomains: attributionDomainsOf(doc.attributionDomains),
+    avatarDescription: imageDescriptionOf(doc.icon),
+    headerDescription: imageDescriptionOf(doc.image),
+    // Absent is shown, as Mastodon defaults them.
+    showFeatured: doc.showFeatured !== false,
+    showMedia: doc.showMedia !== false,
+    showMediaReplies: doc.showRepliesInMedia !== false,
     published: published ? published.toISOString() : null,
   };
 }

@@ -7,7 +7,7 @@
 import { accountByUsername, accountsByIds, type Account } from '../db/accounts';
 import { accountStatusesPage, pinnedStatusIds } from '../db/account_statuses';
 import { followersPage, followingPage } from '../db/follows';
-import { statusById, statusesByIds, type Status } from '../db/statuses';
+import { replyIdsOf, statusById, statusesByIds, type Status } from '../db/statuses';
 import { forbidden, notFound } from '../errors';
 import { isId } from '../ids';
 import { log } from '../log';
@@ -134,6 +134,47 @@ async function announcesOf(reblogs: Status[], reblogger: Account): Promise<ApObj
 
 // ---- collections ----
 
+/** Replies per page of a replies collection. */
+export const REPLIES_PAGE_SIZE = 20;
+
+/**
+ * A status's replies collection: the public and unlisted replies stored here (ours and other servers'), oldest
+ * first, by their ActivityPub ids, `REPLIES_PAGE_SIZE` a page, the first page embedded as Mastodon embeds it and
+ * each next one after the last id of the one before (`?page=true&min_id=`). Served for a status the requester may
+ * see, as its Note is. One Query of the reply ids, then one batch read of a page's statuses and one of their local
+ * authors.
+ */
+export async function repliesDocument(username: string, id: string, requester: Requester, page?: { min_id?: string }): Promise<Served<ApObject>> {
+  const author = await localAccountNamed(username);
+  const status = await servedStatus(author, id, requester);
+  if (status.reblogOfId) throw notFound();
+  const collection = apUrls.replies(username, status.id);
+  const after = page?.min_id !== undefined && isId(page.min_id) ? BigInt(page.min_id) : undefined;
+  const ids = (await replyIdsOf(status.id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)).filter((r) => after === undefined || BigInt(r) > after);
+  const slice = ids.slice(0, REPLIES_PAGE_SIZE);
+  const found = await statusesByIds(slice);
+  const shown = slice.flatMap((r) => {
+    const reply = found.get(r);
+    return reply && !reply.reblogOfId && (reply.visibility === 'public' || reply.visibility === 'unlisted') ? [reply] : [];
+  });
+  const localAuthors = await accountsByIds([...new Set(shown.filter((r) => r.uri === null).map((r) => r.accountId))]);
+  const items = shown.flatMap((r) => {
+    if (r.uri !== null) return [r.uri];
+    const by = localAuthors.get(r.accountId);
+    return by && !isSuspended(by) ? [apUrls.status(by.username, r.id)] : [];
+  });
+  const last = slice.at(-1);
+  const pageDoc: ApObject = {
+    id: `${collection}?${new URLSearchParams({ page: 'true', ...(page?.min_id !== undefined && after !== undefined ? { min_id: page.min_id } : {}) }).toString()}`,
+    type: 'CollectionPage',
+    partOf: collection,
+    items,
+    ...(last !== undefined && ids.length > slice.length ? { next: `${collection}?${new URLSearchParams({ page: 'true', min_id: last }).toString()}` } : {}),
+  };
+  const document = page ? pageDoc : { id: collection, type: 'Collection', first: pageDoc };
+  return { document, author, status, open: openToAnyone(status) };
+}
+
 type PageParams = { max_id?: string; min_id?: string };
 
 /** The URL of one page of a collection: `?page=true`, with the bounds it starts from. */
@@ -201,12 +242,14 @@ async function actorUris(accountIds: string[]): Promise<string[]> {
 export async function followersDocument(username: string): Promise<ApObject> {
   const account = await localAccountNamed(username);
   const followers = apUrls.followers(username);
-  return orderedCollection(followers, account.followersCount, { first: pageUrl(followers) });
+  // An account that hides its network shows only how many (Mastodon's hide_collections): no page to read.
+  return orderedCollection(followers, account.followersCount, account.hideCollections ? undefined : { first: pageUrl(followers) });
 }
 
 /** One page of followers, as actor URIs, newest follower id first. */
 export async function followersPageDocument(username: string, bounds: PageParams): Promise<ApObject> {
   const account = await localAccountNamed(username);
+  if (account.hideCollections) throw forbidden();
   const edges = await followersPage(account.id, pageOf(bounds, FOLLOWS_PAGE_SIZE));
   const ids = edges.map((e) => e.followerId);
   return collectionPage(apUrls.followers(username), bounds, { newest: ids[0], oldest: ids.at(-1) }, await actorUris(ids));
@@ -215,12 +258,13 @@ export async function followersPageDocument(username: string, bounds: PageParams
 export async function followingDocument(username: string): Promise<ApObject> {
   const account = await localAccountNamed(username);
   const following = apUrls.following(username);
-  return orderedCollection(following, account.followingCount, { first: pageUrl(following) });
+  return orderedCollection(following, account.followingCount, account.hideCollections ? undefined : { first: pageUrl(following) });
 }
 
 /** One page of the accounts followed, as actor URIs, newest account id first. */
 export async function followingPageDocument(username: string, bounds: PageParams): Promise<ApObject> {
   const account = await localAccountNamed(username);
+  if (account.hideCollections) throw forbidden();
   const edges = await followingPage(account.id, pageOf(bounds, FOLLOWS_PAGE_SIZE));
   const ids = edges.map((e) => e.followedId);
   return collectionPage(apUrls.following(username), bounds, { newest: ids[0], oldest: ids.at(-1) }, await actorUris(ids));

@@ -34,6 +34,11 @@ const EXTENSIONS = {
   toot: 'http://joinmastodon.org/ns#',
   featured: { '@id': 'toot:featured', '@type': '@id' },
   discoverable: 'toot:discoverable',
+  indexable: 'toot:indexable',
+  attributionDomains: { '@id': 'toot:attributionDomains', '@type': '@id' },
+  showFeatured: 'toot:showFeatured',
+  showMedia: 'toot:showMedia',
+  showRepliesInMedia: 'toot:showRepliesInMedia',
   Emoji: 'toot:Emoji',
   blurhash: 'toot:blurhash',
   focalPoint: { '@container': '@list', '@id': 'toot:focalPoint' },
@@ -129,10 +134,17 @@ export async function renderPerson(account: Account): Promise<ApObject> {
     attachment: suspended ? [] : propertyValues(account),
     endpoints: { sharedInbox: apUrls.sharedInbox() },
     ...(suspended ? { suspended: true } : {}),
-    ...(!suspended && account.avatarKey ? { icon: imageOf(account.avatarKey) } : {}),
-    ...(!suspended && account.headerKey ? { image: imageOf(account.headerKey) } : {}),
+    // Mastodon 4.4-4.6: whether its posts may be indexed for search, the sites that may credit it, its profile's display choices.
+    indexable: suspended ? false : account.indexable,
+    attributionDomains: suspended ? [] : account.attributionDomains,
+    ...(suspended ? {} : { showFeatured: account.showFeatured, showMedia: account.showMedia, showRepliesInMedia: account.showMediaReplies }),
+    // The images' descriptions travel as their names (Mastodon 4.6).
+    ...(!suspended && account.avatarKey ? { icon: describedImage(account.avatarKey, account.avatarDescription) } : {}),
+    ...(!suspended && account.headerKey ? { image: describedImage(account.headerKey, account.headerDescription) } : {}),
   };
 }
+
+const describedImage = (key: string, description: string): ApObject => ({ ...imageOf(key), ...(description !== '' ? { name: description } : {}) });
 
 /** The instance's own host name: the instance actor's preferredUsername, as Mastodon names it. */
 export const instanceActorUsername = (): string => new URL(config.baseUrl).hostname;
@@ -253,6 +265,8 @@ export function noteOf(status: Status, author: Account, sources: NoteSources): A
     published: status.createdAt,
     ...(status.editedAt ? { updated: status.editedAt } : {}),
     url: apUrls.statusPage(author.username, status.id),
+    // Where other servers find the thread's replies that never reached them (Mastodon reads it on a thread's open).
+    replies: apUrls.replies(author.username, status.id),
     attributedTo: apUrls.actor(author.username),
     to,
     cc,

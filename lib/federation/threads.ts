@@ -36,40 +36,44 @@ export type FetchedParent = { note: ApDocument; author: Account };
 async function notToFetch(uri: string, budget: ThreadBudget): Promise<string | undefined> {
   if (isLocalUrl(uri)) return 'one of our own URLs';
   if (budget.asked.has(uri)) return 'asked already (the thread loops)';
-  if (budget.left <= 0) return `more than ${MAX_ANCESTORS} ancestors`;
+  if (budget.left <= 0) return 'out of fetches for this thread';
   if (Date.now() >= budget.deadline) return 'time budget spent';
   if (await remoteStatusIdByUri(uri)) return 'stored already, or deleted';
   return undefined;
 }
 
 /**
- * The parent `inReplyTo` names, fetched with its author, or undefined when it is not to be had: see
- * notToFetch; unreachable, refused by the address guard, gone; a document with another id; attributed to
- * an actor on another server than the Note (a forgery: that actor is never fetched); no such actor.
+ * The Note at `uri`, fetched with its author, or undefined when it is not to be had: see notToFetch; unreachable,
+ * refused by the address guard, gone; a document with another id; attributed to an actor on another server than
+ * the Note (a forgery: that actor is never fetched); no such actor. `what` names it in the log: a reply's parent, or
+ * a reply found in a thread's replies collection (./replies.ts).
  */
-export async function fetchParent(inReplyTo: string, budget: ThreadBudget): Promise<FetchedParent | undefined> {
-  const skip = await notToFetch(inReplyTo, budget);
+export async function fetchThreadNote(uri: string, budget: ThreadBudget, what: 'parent' | 'reply'): Promise<FetchedParent | undefined> {
+  const skip = await notToFetch(uri, budget);
   if (skip) {
-    log.info('parent not fetched', { inReplyTo, reason: skip });
+    log.info(`${what} not fetched`, { uri, reason: skip });
     return undefined;
   }
-  budget.asked.add(inReplyTo);
+  budget.asked.add(uri);
   budget.left -= 1;
   try {
-    const note = await withinBudget(fetchObject(inReplyTo), budget.deadline);
-    if (canonicalId(note.id) !== inReplyTo) return refused(inReplyTo, 'its document has another id');
+    const note = await withinBudget(fetchObject(uri), budget.deadline);
+    if (canonicalId(note.id) !== uri) return refused(uri, what, 'its document has another id');
     const authorUri = idsOf(note.attributedTo)[0];
-    if (!authorUri || !sameHost(authorUri, inReplyTo)) return refused(inReplyTo, 'attributed to an actor of another server');
+    if (!authorUri || !sameHost(authorUri, uri)) return refused(uri, what, 'attributed to an actor of another server');
     const author = await withinBudget(accountByActorUri(authorUri), budget.deadline);
-    if (!author?.domain) return refused(inReplyTo, 'its author is not a remote actor');
+    if (!author?.domain) return refused(uri, what, 'its author is not a remote actor');
     return { note, author };
   } catch (err) {
-    if (err instanceof FetchFailed || err instanceof BudgetSpent) return refused(inReplyTo, err.message);
+    if (err instanceof FetchFailed || err instanceof BudgetSpent) return refused(uri, what, err.message);
     throw err;
   }
 }
 
-function refused(inReplyTo: string, reason: string): undefined {
-  log.info('parent not fetched', { inReplyTo, reason });
+/** The parent `inReplyTo` names, fetched with its author (fetchThreadNote). */
+export const fetchParent = (inReplyTo: string, budget: ThreadBudget): Promise<FetchedParent | undefined> => fetchThreadNote(inReplyTo, budget, 'parent');
+
+function refused(uri: string, what: 'parent' | 'reply', reason: string): undefined {
+  log.info(`${what} not fetched`, { uri, reason });
   return undefined;
 }

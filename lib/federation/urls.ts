@@ -19,6 +19,8 @@ export const apUrls = {
   featured: (username: string) => `${base()}/users/${username}/collections/featured`,
   status: (username: string, statusId: string) => `${base()}/users/${username}/statuses/${statusId}`,
   statusPage: (username: string, statusId: string) => `${base()}/@${username}/${statusId}`,
+  /** A status's replies collection (./documents.ts repliesDocument). */
+  replies: (username: string, statusId: string) => `${base()}/users/${username}/statuses/${statusId}/replies`,
   /** The Create of a status, or the Announce of a reblog. */
   activity: (username: string, statusId: string) => `${base()}/users/${username}/statuses/${statusId}/activity`,
   sharedInbox: () => `${base()}/inbox`,

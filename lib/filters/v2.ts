@@ -1,6 +1,6 @@
 // Filters, API v2 (https://docs.joinmastodon.org/methods/filters/, Mastodon 4's
-// CustomFilter): a titled filter with contexts, an action (warn: mark the status
-// `filtered`; hide: drop it), an expiry, keywords and statuses. Creating and updating
+// CustomFilter): a titled filter with contexts, an action (warn, and Mastodon 4.4's blur, which the server
+// treats as warn: mark the status `filtered`; hide: drop it), an expiry, keywords and statuses. Creating and updating
 // take `keywords_attributes[]` as Rails' nested attributes do: an entry without `id` adds
 // a keyword (entries left all blank are ignored), one with `id` changes that keyword of
 // this filter, or deletes it with `_destroy`. API v1's filters are views of these (index.ts).

@@ -18,11 +18,16 @@ async function pageOf(edges: Follow[], other: (f: Follow) => string): Promise<Ac
   };
 }
 
-type Owner = Pick<Account, 'id' | 'suspendedAt'>;
+type Owner = Pick<Account, 'id' | 'suspendedAt' | 'hideCollections'>;
 
-/** A suspended account's lists are empty to all but itself (Mastodon's hide_results? for an unavailable account). */
+/**
+ * Mastodon's hide_results?: a suspended account's lists, and those of an account that hides its network
+ * (`hide_collections`), are empty to all but itself.
+ */
+const hiddenFrom = (account: Owner, viewerId: string | undefined) => goneFor(account, viewerId) || (account.hideCollections === true && viewerId !== account.id);
+
 export const followersOf = async (account: Owner, viewerId: string | undefined, page: Page): Promise<AccountPage> =>
-  goneFor(account, viewerId) ? { accounts: [] } : pageOf(await followersPage(account.id, page), (f) => f.followerId);
+  hiddenFrom(account, viewerId) ? { accounts: [] } : pageOf(await followersPage(account.id, page), (f) => f.followerId);
 
 export const followingOf = async (account: Owner, viewerId: string | undefined, page: Page): Promise<AccountPage> =>
-  goneFor(account, viewerId) ? { accounts: [] } : pageOf(await followingPage(account.id, page), (f) => f.followedId);
+  hiddenFrom(account, viewerId) ? { accounts: [] } : pageOf(await followingPage(account.id, page), (f) => f.followedId);

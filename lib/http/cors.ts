@@ -10,7 +10,7 @@ export const corsPath = (path: string) => /^\/(api|oauth\/(token|revoke)|\.well-
 /** Headers a browser may send: named one by one, since `*` never covers Authorization (Fetch standard). */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', 'Accept', 'Accept-Language'];
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-export const CORS_EXPOSED_HEADERS = ['Link', 'X-RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Request-Id', 'Idempotency-Key'];
+export const CORS_EXPOSED_HEADERS = ['Link', 'X-RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Request-Id', 'Idempotency-Key', 'Mastodon-Async-Refresh'];
 export const CORS_MAX_AGE = 3600;
 
 /** On every answer of a cross-origin path. */

@@ -81,12 +81,12 @@ export function fittingPrefix<T>(items: T[], budget: number = PAGE_BODY_BUDGET_B
  * on, so, as Mastodon bounds a context by counts, it is bounded by size. The ancestors nearest the
  * status are kept within half the budget, then the descendants in thread order within what is left.
  */
-export function contextReply(ancestors: unknown[], descendants: unknown[]): Reply {
+export function contextReply(ancestors: unknown[], descendants: unknown[], headers: Record<string, string> = {}): Reply {
   const a = ancestors.map((item) => JSON.stringify(item) ?? 'null');
   const d = descendants.map((item) => JSON.stringify(item) ?? 'null');
   const text = (aParts: string[], dParts: string[]) => `{"ancestors":[${aParts.join(',')}],"descendants":[${dParts.join(',')}]}`;
   const whole = text(a, d);
-  if (Buffer.byteLength(whole) * 2 <= PAGE_BODY_BUDGET_BYTES) return raw(whole, 'application/json; charset=utf-8');
+  if (Buffer.byteLength(whole) * 2 <= PAGE_BODY_BUDGET_BYTES) return raw(whole, 'application/json; charset=utf-8', 200, headers);
   const sizeOf = (p: string) => payloadBytes(p) + 1;
   const aSizes = a.map(sizeOf);
   const kept = fittingSlice(aSizes, PAGE_BODY_BUDGET_BYTES / 2, true);
@@ -96,7 +96,7 @@ export function contextReply(ancestors: unknown[], descendants: unknown[]): Repl
   if (aKept.length < a.length || dKept.length < d.length) {
     log.info('context shortened by size', { ancestors: [a.length, aKept.length], descendants: [d.length, dKept.length] });
   }
-  return raw(text(aKept, dKept), 'application/json; charset=utf-8');
+  return raw(text(aKept, dKept), 'application/json; charset=utf-8', 200, headers);
 }
 
 type Rendered = Record<string, unknown>;

@@ -2,6 +2,8 @@
 // `write` every `write:*`, and the legacy `follow` covers the follow, block and mute scopes.
 export const SCOPES = [
   'read', 'write', 'follow', 'push', 'admin:read', 'admin:write',
+  // Mastodon 4.3's OpenID Connect-style scope: the own profile only (GET /oauth/userinfo asks it alone).
+  'profile',
   'read:accounts', 'read:blocks', 'read:bookmarks', 'read:favourites', 'read:filters', 'read:follows',
   'read:lists', 'read:mutes', 'read:notifications', 'read:search', 'read:statuses',
   'write:accounts', 'write:blocks', 'write:bookmarks', 'write:conversations', 'write:favourites',

@@ -1,4 +1,4 @@
-// Media attachments (POST/PUT/GET /api/v1/media): input rules, processing,
+// Media attachments (POST/PUT/GET/DELETE /api/v1/media): input rules, processing,
 // storage, and the owner-only, unattached-only access Mastodon enforces.
 //
 // What is accepted (decided from the file's bytes, never its name or declared type):
@@ -15,7 +15,7 @@
 // audio/video; 33,177,600 decoded pixels.
 import { z } from 'zod';
 import type { Account } from '../db/accounts';
-import { createMedia, mediaById, updateMediaDetails, type Media, type MediaDetails } from '../db/media';
+import { createMedia, deleteUnattachedMedia, mediaById, updateMediaDetails, type Media, type MediaDetails } from '../db/media';
 import { nowIso } from '../db/table';
 import { notFound, unprocessable, HttpError } from '../errors';
 import { isUploadedFile } from '../http/body';
@@ -148,6 +148,32 @@ export async function updateAttachment(account: Account, input: MediaUpdateInput
   const updated = await updateMediaDetails(input.id, account.id, details);
   if (!updated) throw notFound();
   return updated;
+}
+
+/** Mastodon 4.4's answer to deleting an attachment that a status uses (Api::V1::MediaController#in_usage_error). */
+export const MEDIA_IN_USE = 'Media attachment is currently used by a status';
+
+/**
+ * DELETE /api/v1/media/:id (Mastodon 4.4): the caller's own attachment and its files, while no status uses it.
+ * Someone else's or a missing one is 404; one attached to a status 422, as Mastodon answers.
+ */
+export async function deleteAttachment(account: Account, id: string): Promise<void> {
+  const media = isId(id) ? await mediaById(id) : undefined;
+  if (!media || media.accountId !== account.id) throw notFound();
+  if (media.statusId !== null) throw unprocessable(MEDIA_IN_USE);
+  const deleted = await deleteUnattachedMedia(id, account.id);
+  // Attached by a post between the read and the delete: in use now. Deleted by another request: gone.
+  if (!deleted) throw (await mediaById(id)) ? unprocessable(MEDIA_IN_USE) : notFound();
+  await deleteMediaQuietly([deleted.fileKey, deleted.previewKey]);
+}
+
+/**
+ * A status deleted with `delete_media` (Mastodon 4.4): its attachments, just released by the delete, go with
+ * their files at once instead of waiting for a redraft. One that a redraft attached meanwhile is kept.
+ */
+export async function deleteReleasedMedia(account: Account, mediaIds: string[]): Promise<void> {
+  const deleted = await Promise.all(mediaIds.map((id) => deleteUnattachedMedia(id, account.id)));
+  await deleteMediaQuietly(deleted.flatMap((m) => (m ? [m.fileKey, m.previewKey] : [])));
 }
 
 /** Mastodon answers 206 while an attachment is processing, 200 once it is ready, 422 when processing failed. */

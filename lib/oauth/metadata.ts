@@ -1,4 +1,4 @@
-// OAuth 2.0 Authorization Server Metadata (RFC 8414), with the fields Mastodon 4.3 publishes.
+// OAuth 2.0 Authorization Server Metadata (RFC 8414), with the fields Mastodon 4.4 publishes.
 import { config } from '../config';
 import { SCOPES } from '../http/scopes';
 import { CODE_CHALLENGE_METHODS } from './pkce';
@@ -11,6 +11,8 @@ export function serverMetadata() {
     authorization_endpoint: `${base}/oauth/authorize`,
     token_endpoint: `${base}/oauth/token`,
     revocation_endpoint: `${base}/oauth/revoke`,
+    // Mastodon 4.4: the OpenID Connect userinfo endpoint (lib/oauth/userinfo.ts).
+    userinfo_endpoint: `${base}/oauth/userinfo`,
     scopes_supported: [...SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -18,6 +18,7 @@ const WORDS: Record<string, string> = {
   write: 'Change all of your account’s data',
   follow: 'Change your follows, blocks and mutes',
   push: 'Receive your push notifications',
+  profile: 'Read only your account’s profile information',
   'admin:read': 'Read all data on the server (administrator)',
   'admin:write': 'Moderate all data on the server (administrator)',
   'read:accounts': 'See account information',

@@ -13,3 +13,4 @@ export * from './federation';
 export * from './instance_domains';
 export * from './roles';
 export * from './sanctions';
+export * from './quotes';

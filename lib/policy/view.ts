@@ -20,7 +20,8 @@ import { withoutSilencedDomains } from './instance_domains';
 import { authorShown } from './sanctions';
 import { openToAnyone, isDirect } from './visibility';
 
-const isMentioned = (status: Status, viewer: Account) => status.mentions.some((m) => m.id === viewer.id);
+// A quote mentions the quoted author silently (Mastodon's Quote#ensure_quoted_access): they may see it, as a mention would.
+const isMentioned = (status: Status, viewer: Account) => status.mentions.some((m) => m.id === viewer.id) || status.quote?.quotedAccountId === viewer.id;
 
 /** Decided without a follow lookup; `undefined` when only the follow edge can tell (private, viewer not author or mentioned). */
 function decideWithoutEdges(status: Status, viewer: Account | undefined): boolean | undefined {

@@ -20,6 +20,8 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   'admin.sign_up': (name) => `${name} signed up`,
   'admin.report': (name) => `${name} submitted a report`,
   moderation_warning: () => 'Your account has received a moderation warning',
+  quote: (name) => `${name} quoted your post`,
+  quoted_update: (name) => `${name} edited a post you have quoted`,
 };
 
 export const BODY_LENGTH = 140;

@@ -1,9 +1,17 @@
-// Sends one encrypted push message. web-push builds the request (RFC 8291
-// aes128gcm encryption to the subscriber's keys, the RFC 8292 VAPID
-// Authorization header, TTL and Urgency); this module sends it over a
-// connection whose DNS lookup refuses non-public addresses (./endpoint.ts),
-// which also lets the local stage reach a plain-http loopback receiver
-// (web-push's own sender speaks https only).
+// Sends one encrypted push message. web-push builds the request (TTL, Urgency
+// and the payload encrypted to the subscriber's keys) in the form the
+// subscription asked for, as Mastodon 4.4 does:
+// - `standard` (Mastodon 4.4's `subscription[standard]=true`): RFC 8291
+//   aes128gcm, salt and sender key inside the body, and RFC 8292 VAPID,
+//   `Authorization: vapid t=<JWT>, k=<key>`;
+// - otherwise (the default, which Ice Cubes and Mastodon's Android app
+//   expect): the legacy aesgcm draft (draft-ietf-webpush-encryption-04), salt
+//   and sender key in the `Encryption: salt=` and `Crypto-Key: dh=` headers,
+//   and the VAPID draft's `Authorization: WebPush <JWT>` with the key as
+//   `Crypto-Key: ...;p256ecdsa=<key>`.
+// This module sends it over a connection whose DNS lookup refuses non-public
+// addresses (./endpoint.ts), which also lets the local stage reach a
+// plain-http loopback receiver (web-push's own sender speaks https only).
 //
 // Retries: 408, 429, 5xx and network failures are retried here, a bounded
 // number of times with exponential backoff and jitter (a Retry-After header is
@@ -20,7 +28,25 @@ import type { VapidKeys } from './vapid';
 export const PUSH_TTL_SECONDS = 48 * 3600;
 export const PUSH_URGENCY = 'normal';
 
-export type Target = { endpoint: string; p256dh: string; auth: string };
+export type Target = { endpoint: string; p256dh: string; auth: string; standard: boolean };
+
+export type ContentEncoding = 'aes128gcm' | 'aesgcm';
+export const contentEncodingOf = (target: Pick<Target, 'standard'>): ContentEncoding => (target.standard ? 'aes128gcm' : 'aesgcm');
+
+/**
+ * A push service must accept a message body of 4096 bytes (RFC 8030 section
+ * 7.2) and may refuse a larger one (413). The payload fits in one record of
+ * web-push's 4096-byte record size in both encodings; what the encryption adds:
+ * - aes128gcm (RFC 8188): an 86-byte header (16 salt, 4 record size, 1 key id
+ *   length, 65 sender key), a 1-byte padding delimiter and the 16-byte tag;
+ * - aesgcm: salt and key travel in headers; the record carries a 2-byte
+ *   padding length before the data and the 16-byte tag after it.
+ */
+export const MAX_PUSH_BODY = 4096;
+export const MAX_PAYLOAD_BYTES: Record<ContentEncoding, number> = {
+  aes128gcm: MAX_PUSH_BODY - 86 - 1 - 16,
+  aesgcm: MAX_PUSH_BODY - 2 - 16,
+};
 
 export type SendResult =
   | { kind: 'delivered'; status: number; attempts: number }
@@ -91,30 +117,37 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // server, for this push service origin": signing one per request is most of a
 // send's CPU, so each origin's is reused for an hour.
 const VAPID_REUSE_MS = 3600_000;
-const vapidHeaders = new Map<string, { authorization: string; until: number }>();
+type VapidHeaders = { authorization: string; cryptoKey?: string };
+const vapidHeaders = new Map<string, VapidHeaders & { until: number }>();
 
-function vapidAuthorization(audience: string, vapid: VapidKeys, subject: string): string {
-  const cacheKey = `${audience} ${vapid.publicKey} ${subject}`;
+/** The VAPID headers in the encoding's form: `vapid t=, k=` for aes128gcm; `WebPush <JWT>` and `p256ecdsa=` for aesgcm. */
+function vapidHeadersFor(audience: string, vapid: VapidKeys, subject: string, encoding: ContentEncoding): VapidHeaders {
+  const cacheKey = `${encoding} ${audience} ${vapid.publicKey} ${subject}`;
   const cached = vapidHeaders.get(cacheKey);
-  if (cached && cached.until > Date.now()) return cached.authorization;
-  const { Authorization } = webpush.getVapidHeaders(audience, subject, vapid.publicKey, vapid.privateKey, 'aes128gcm');
+  if (cached && cached.until > Date.now()) return cached;
+  const made = webpush.getVapidHeaders(audience, subject, vapid.publicKey, vapid.privateKey, encoding);
+  const headers = { authorization: made.Authorization, ...(made['Crypto-Key'] ? { cryptoKey: made['Crypto-Key'] } : {}) };
   if (vapidHeaders.size >= 1000) vapidHeaders.clear();
-  vapidHeaders.set(cacheKey, { authorization: Authorization, until: Date.now() + VAPID_REUSE_MS });
-  return Authorization;
+  vapidHeaders.set(cacheKey, { ...headers, until: Date.now() + VAPID_REUSE_MS });
+  return headers;
 }
 
-/** Builds the encrypted, signed request for one subscription (web-push, aes128gcm). */
+/** Builds the encrypted, signed request for one subscription (web-push), in the encoding it asked for. */
 export function pushRequest(target: Target, payload: string, vapid: VapidKeys, subject: string) {
   const { origin } = new URL(target.endpoint);
+  const encoding = contentEncodingOf(target);
+  const signed = vapidHeadersFor(origin, vapid, subject, encoding);
   const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
     TTL: PUSH_TTL_SECONDS,
     urgency: PUSH_URGENCY,
-    contentEncoding: 'aes128gcm',
-    // No vapidDetails: the header is signed above (the one web-push would make), so web-push signs nothing itself.
-    headers: { Authorization: vapidAuthorization(origin, vapid, subject) },
+    contentEncoding: encoding,
+    // No vapidDetails: the headers are signed above (the ones web-push would make), so web-push signs nothing itself.
+    headers: { Authorization: signed.authorization },
   });
   const headers: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(details.headers)) if (value !== undefined) headers[name] = value;
+  // aesgcm: web-push wrote `Crypto-Key: dh=<sender key>`; the VAPID key joins it as the draft has it (`dh=...;p256ecdsa=...`).
+  if (signed.cryptoKey) headers['Crypto-Key'] = headers['Crypto-Key'] ? `${headers['Crypto-Key']};${signed.cryptoKey}` : signed.cryptoKey;
   return { headers, body: details.body };
 }
 
@@ -131,6 +164,12 @@ export async function sendPush(target: Target, payload: string, vapid: VapidKeys
   } catch (err) {
     if (err instanceof EndpointRefused) return { kind: 'refused', reason: err.reason, attempts: 0 };
     throw err;
+  }
+  // A body over what push services must take would be refused (413) on every attempt.
+  const encoding = contentEncodingOf(target);
+  const size = Buffer.byteLength(payload, 'utf8');
+  if (size > MAX_PAYLOAD_BYTES[encoding]) {
+    return { kind: 'failed', transient: false, error: `payload of ${size} bytes is over the ${MAX_PAYLOAD_BYTES[encoding]} an ${encoding} push can carry`, attempts: 0 };
   }
   // Each attempt is encrypted afresh (new salt and ephemeral key), as a resend should be.
   let last: SendResult = { kind: 'failed', transient: true, attempts: 0 };

@@ -1,7 +1,8 @@
 // The Web Push subscription of an access token, as Mastodon's
 // Api::V1::Push::SubscriptionsController keeps it: one per token, a new POST
 // replaces the old one, PUT replaces only the alerts (and the policy when
-// given), GET and PUT answer 404 without one, DELETE answers {} either way.
+// given; never `standard`, which only a new POST sets), GET and PUT answer 404
+// without one, DELETE answers {} either way.
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import type { Account } from '../db/accounts';
@@ -76,6 +77,8 @@ const alertsInput = z.object({
   status: booleanish.optional(),
   update: booleanish.optional(),
   poll: booleanish.optional(),
+  quote: booleanish.optional(),
+  quoted_update: booleanish.optional(),
   'admin.sign_up': booleanish.optional(),
   'admin.report': booleanish.optional(),
 });
@@ -86,9 +89,25 @@ export const dataInput = z
   .object({ alerts: alertsInput.nullish(), policy: policyInput.optional() })
   .nullish();
 
+// Rails' boolean cast (ActiveModel::Type::Boolean): these are false, any other scalar is true.
+const RAILS_FALSE = new Set<unknown>([false, 0, '0', 'f', 'F', 'false', 'FALSE', 'off', 'OFF']);
+
+/**
+ * `subscription[standard]` (Mastodon 4.4) read as Mastodon reads it, never
+ * refused: absent or null is false (the controller's `|| false`), and "yes",
+ * "no" or "True" are all true, as Rails casts them. A list or object is what
+ * Rails' permit drops, so false. An empty string is false here; Mastodon casts
+ * it to nil and fails to store it (a 500), which is no answer to copy.
+ */
+export const standardInput = z.unknown().transform((value) => {
+  if (value === undefined || value === null || value === '' || typeof value === 'object') return false;
+  return !RAILS_FALSE.has(value);
+});
+
 export const subscriptionInput = z.object({
   endpoint: z.string({ invalid_type_error: 'must be a string' }).min(1, "can't be blank").max(MAX_ENDPOINT_LENGTH, `is too long (maximum is ${MAX_ENDPOINT_LENGTH} characters)`),
   keys: z.object({ p256dh: p256dhKey, auth: authSecret }),
+  standard: standardInput,
 });
 
 type DataInput = z.infer<typeof dataInput>;
@@ -122,6 +141,7 @@ export async function subscribe(
     alerts: alertsFrom(input.data),
     // Mastodon reads `data[policy]`; masto.js sends `policy` beside `data`.
     policy: input.data?.policy ?? input.policy ?? 'all',
+    standard: input.subscription.standard,
     sealedToken: caller.rawToken ? sealToken(caller.rawToken, tokenBinding(account.id, token.id)) : null,
     createdAt: nowIso(),
   };

@@ -78,7 +78,7 @@ export type FanoutMessage = z.infer<typeof fanoutMessage>;
  * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
  * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
  */
-export const notifyTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report'] as const;
+export const notifyTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'quote', 'quoted_update'] as const;
 
 /** A notification to write. */
 export const notificationMessage = z.object({
@@ -147,7 +147,8 @@ const mediaAttempt = z.number().int().min(1).default(1);
  *   account's avatar or header. `url` is the image the actor named when this was asked for (null: it has none any
  *   more); `staleKey` is the object of the image it replaced, no longer referenced, to remove;
  * - an account's featured collection to read, its pinned posts (lib/federation/featured.ts), asked for by every
- *   save of its actor. Read once: a collection that cannot be read keeps the pins, and the next save asks again.
+ *   save of its actor. Read once: a collection that cannot be read keeps the pins, and the next save asks again;
+ * - a remote status's replies to fetch (lib/federation/replies.ts), asked for when a viewer opens its thread.
  */
 export const remoteMediaMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('attachment'), mediaId: id, attempt: mediaAttempt }),
@@ -160,10 +161,11 @@ export const remoteMediaMessage = z.discriminatedUnion('kind', [
     attempt: mediaAttempt,
   }),
   z.object({ kind: z.literal('featured'), accountId: id }),
+  z.object({ kind: z.literal('replies'), statusId: id, refreshId: z.string().min(1).max(64) }),
 ]);
 export type RemoteMediaMessage = z.infer<typeof remoteMediaMessage>;
 /** The messages that copy a file. */
-export type RemoteFileMessage = Exclude<RemoteMediaMessage, { kind: 'featured' }>;
+export type RemoteFileMessage = Exclude<RemoteMediaMessage, { kind: 'featured' | 'replies' }>;
 
 /**
  * A status whose preview card is to be found (lib/cards/): posted or edited with a link, or edited with its card's
@@ -171,6 +173,10 @@ export type RemoteFileMessage = Exclude<RemoteMediaMessage, { kind: 'featured' }
  */
 export const cardsMessage = z.object({ statusId: id });
 export type CardsMessage = z.infer<typeof cardsMessage>;
+
+/** An annual report to generate (lib/annual_reports/): the account, the year, and the async refresh a client polls. */
+export const annualReportMessage = z.object({ accountId: id, year: z.number().int().min(1970).max(9999), refreshId: z.string().min(1).max(64) });
+export type AnnualReportMessage = z.infer<typeof annualReportMessage>;
 
 /** Each queue's contract (serverless.yml names its worker `<queue>Worker`). */
 export const queueMessages = {
@@ -183,6 +189,7 @@ export const queueMessages = {
   deliver: deliverMessage,
   remoteMedia: remoteMediaMessage,
   cards: cardsMessage,
+  annualReport: annualReportMessage,
 } as const;
 
 export type QueueName = keyof typeof queueMessages;

@@ -17,6 +17,9 @@ import { emojisFor, renderRemoteEmojis, shortcodesOfEach } from './emoji';
 import { renderCard } from './card';
 import { filterResultsFor, type FilterResultContext } from '../filters/results';
 import { sanctionedOut, shownSensitive, type SanctionPlace } from '../policy/sanctions';
+import { mayView } from '../policy/view';
+import { quoteApprovalFor, quoteApprovalLists, quoteApprovalNeedsFollow, quoteHidesFor, type QuoteHides } from '../policy/quotes';
+import { followEdges } from '../db/follows';
 
 /** A remote status keeps the ActivityPub id its server gave it; ours are built from our URL scheme. */
 export const statusUri = (account: Account, status: Status) =>
@@ -48,14 +51,22 @@ export async function renderStatuses(
   opts: RenderOptions = {},
 ): Promise<Record<string, unknown>[]> {
   const onPage = new Map(statuses.map((s) => [s.id, s]));
-  const missingOriginals = [...new Set(statuses.flatMap((s) => (s.reblogOfId && !onPage.has(s.reblogOfId) ? [s.reblogOfId] : [])))];
-  const originalsRead = await statusesByIds(missingOriginals);
+  // The originals of reblogs and the statuses accepted quotes quote, read in the batch the originals always took; the
+  // quoted statuses of reblogged originals are known only then, and cost one more batch, only when there are some.
   const originals = new Map<string, Status>();
-  for (const id of missingOriginals) {
-    const found = originalsRead.get(id);
-    if (found) originals.set(id, found);
-  }
-  const originalOf = (s: Status) => (s.reblogOfId ? onPage.get(s.reblogOfId) ?? originals.get(s.reblogOfId) : undefined);
+  const readMissing = async (ids: string[]) => {
+    const missing = [...new Set(ids)].filter((id) => !onPage.has(id) && !originals.has(id));
+    if (missing.length === 0) return;
+    const read = await statusesByIds(missing);
+    for (const id of missing) {
+      const found = read.get(id);
+      if (found) originals.set(id, found);
+    }
+  };
+  await readMissing(statuses.flatMap((s) => [...(s.reblogOfId ? [s.reblogOfId] : []), ...acceptedQuoteOf(s)]));
+  await readMissing([...originals.values()].flatMap(acceptedQuoteOf));
+  const byId = (id: string) => onPage.get(id) ?? originals.get(id);
+  const originalOf = (s: Status) => (s.reblogOfId ? byId(s.reblogOfId) : undefined);
 
   const shown = [...statuses, ...originals.values()];
   // Custom emoji: the texts' shortcodes join this batch; the authors' (display name, note) are known only once the
@@ -84,6 +95,7 @@ export async function renderStatuses(
     const m: Media | undefined = loaded.media(id);
     return m ? [renderAttachment(m)] : [];
   });
+  const quotes = await quoteViewFor(shown, viewer, byId, accountOf);
   const pollOf = (s: Status) => {
     const poll: Poll | undefined = s.pollId ? loaded.poll(s.pollId) : undefined;
     if (!poll) return null;
@@ -91,9 +103,22 @@ export async function renderStatuses(
     return renderPoll(poll, vote?.choices, viewer?.id);
   };
 
-  const one = (s: Status, reblog: Record<string, unknown> | null): Record<string, unknown> | undefined => {
+  /** Quote entity of a status shown at the top (its quoted status nested), ShallowQuote of one shown nested. */
+  const quoteOf = (s: Status, nested: boolean): Record<string, unknown> | null => {
+    if (!s.quote) return null;
+    const quoted = s.quote.quotedStatusId ? byId(s.quote.quotedStatusId) : undefined;
+    const state = quotes.stateOf(s, quoted, (q) => !sanctioned.has(q.id) && accountOf(q) !== undefined);
+    const withStatus = QUOTED_SHOWN.has(state);
+    if (nested) return { state, quoted_status_id: withStatus ? s.quote.quotedStatusId : null };
+    const inner = withStatus && quoted ? one(quoted, null, true) : undefined;
+    return { state: inner || !withStatus ? state : 'deleted', quoted_status: inner ?? null };
+  };
+
+  const one = (s: Status, reblog: Record<string, unknown> | null, nested = false): Record<string, unknown> | undefined => {
     const account = accountOf(s);
     if (!account || sanctioned.has(s.id)) return undefined;
+    // A reblog's policy is its original's (Mastodon asks `proper`).
+    const proper = reblog && s.reblogOfId ? originalOf(s) ?? s : s;
     const flags = loaded.flags(s);
     const body = opts.withSource ? { text: s.text } : { content: s.contentHtml };
     return {
@@ -110,6 +135,7 @@ export async function renderStatuses(
       replies_count: Math.max(0, s.repliesCount),
       reblogs_count: Math.max(0, s.reblogsCount),
       favourites_count: Math.max(0, s.favouritesCount),
+      quotes_count: Math.max(0, s.quotesCount ?? 0),
       edited_at: s.editedAt,
       favourited: flags.favourited,
       reblogged: flags.reblogged,
@@ -126,6 +152,8 @@ export async function renderStatuses(
       emojis: s.uri ? renderRemoteEmojis(s.emojis) : emojisFor([s.spoilerText, s.text], knownEmojis),
       card: renderCard(loaded.card(s)),
       poll: pollOf(s),
+      quote: quoteOf(s, nested),
+      quote_approval: { ...quoteApprovalLists(proper), current_user: quotes.approvalOf(proper) },
       ...(viewer ? { filtered: filterResults.get(s.id) ?? [] } : {}),
     };
   };
@@ -144,6 +172,63 @@ export async function renderStatuses(
     }
   }
   return out;
+}
+
+/** The quoted status a status's accepted quote names: what the page reads with the reblogged originals. */
+const acceptedQuoteOf = (s: Status): string[] => (s.quote?.state === 'accepted' && s.quote.quotedStatusId ? [s.quote.quotedStatusId] : []);
+
+/** The states in which a quote shows its quoted status (the spec's Quote.quoted_status). */
+const QUOTED_SHOWN = new Set(['accepted', 'blocked_account', 'blocked_domain', 'muted_account']);
+
+type QuoteView = {
+  /** The state the viewer is shown of a status's quote (StatusCacheHydrator's, per viewer). */
+  stateOf: (s: Status, quoted: Status | undefined, renderable: (quoted: Status) => boolean) => string;
+  /** QuoteApproval.current_user of a status for the viewer. */
+  approvalOf: (s: Status) => string;
+};
+
+/**
+ * What a page's quotes and quote policies need of the viewer, read once for the page and only when the page has
+ * them: the viewer's blocks and mutes when an accepted quote names someone else's status, one batch of follow
+ * edges when a `followers` policy or a private quoted status asks whether the viewer follows its author.
+ */
+async function quoteViewFor(
+  shown: Status[],
+  viewer: Account | undefined,
+  byId: (id: string) => Status | undefined,
+  accountOf: (s: Status) => Account | undefined,
+): Promise<QuoteView> {
+  const viewerId = viewer?.id;
+  const quotedOthers = shown.flatMap((s) => {
+    const quoted = acceptedQuoteOf(s).flatMap((id) => byId(id) ?? []);
+    return quoted.filter((q) => q.accountId !== viewerId);
+  });
+  const followAsked = new Set([
+    ...shown.filter((s) => quoteApprovalNeedsFollow(s, viewerId)).map((s) => s.accountId),
+    ...quotedOthers.filter((q) => q.visibility === 'private').map((q) => q.accountId),
+  ]);
+  const [hides, edges] = await Promise.all([
+    quotedOthers.length > 0 ? quoteHidesFor(viewerId) : undefined,
+    viewerId && followAsked.size > 0 ? followEdges(viewerId, [...followAsked]) : undefined,
+  ]);
+  const follows = (accountId: string) => edges?.has(accountId) ?? false;
+  const visibleNow = new Map<string, boolean>();
+  for (const q of quotedOthers) visibleNow.set(q.id, await mayView(viewer, q, { followsAuthor: follows(q.accountId) }));
+  return {
+    stateOf: (s, quoted, renderable) => {
+      const quote = s.quote;
+      if (!quote) return 'deleted';
+      if (quote.state !== 'accepted') return quote.state;
+      if (!quote.quotedStatusId) return 'deleted';
+      // A quote shown nested (ShallowQuote) names a status this page did not read: what its author's id tells.
+      if (!quoted) return hides?.stateFor({ id: quote.quotedAccountId ?? '', domain: null }) ?? 'accepted';
+      if (quoted.accountId === viewerId) return 'accepted';
+      if (!renderable(quoted) || visibleNow.get(quoted.id) === false) return 'unauthorized';
+      const author = accountOf(quoted);
+      return (author && hides?.stateFor(author)) ?? 'accepted';
+    },
+    approvalOf: (s) => quoteApprovalFor(s, viewerId, () => follows(s.accountId)),
+  };
 }
 
 /** What a viewer did with a status, which a single reblog answers for its original. */

@@ -11,7 +11,9 @@ import { remoteAccountsByAccts } from '../db/remote';
 import { resolveHandles } from '../federation/mentions';
 import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
-import { idempotentStatusId, localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
+import { idempotentStatusId, localAccountsByUsernames, statusById, type QuotePolicy, type Status, type Visibility } from '../db/statuses';
+import { isDirect } from '../policy/visibility';
+import { notifyQuoted, quotableStatus, quoteForNewStatus, storedQuotePolicy } from './quotes';
 import { countDaily } from '../db/daily_stats';
 import { searchIndexRecords } from '../db/search';
 import { recentUnusableTags } from '../db/trends';
@@ -72,6 +74,10 @@ export type NewStatus = {
   idempotencyKey?: string;
   /** The accounts the post may mention (Mastodon's `allowed_mentions`); any other it would mention refuses it. */
   allowedMentions?: string[];
+  /** The status it quotes (Mastodon 4.4's `quoted_status_id`). */
+  quotedStatusId?: string;
+  /** Who may quote it; the author's default (`source[quote_policy]`) when absent. */
+  quoteApprovalPolicy?: QuotePolicy;
 };
 
 /** The post would mention accounts outside its `allowed_mentions`: nothing was written. */
@@ -209,6 +215,8 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
   const [parsed] = await Promise.all([usableText(checked.text), checkMedia(author, input.mediaIds, publish.scheduled?.id)]);
   const parent = input.inReplyToId !== undefined ? await viewableStatus(input.inReplyToId, author) : undefined;
   if (parent?.reblogOfId) throw notFound();
+  // A status the author may not quote is not found, as Mastodon answers every refusal (quoted_status_not_found).
+  const quoted = input.quotedStatusId !== undefined ? await quotableStatus(input.quotedStatusId, author) : undefined;
 
   const resolved = await resolveMentions(parsed);
   const now = nowIso();
@@ -243,6 +251,17 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     editedAt: null,
   };
 
+  const visibility = status.visibility;
+  status.quoteApprovalPolicy = storedQuotePolicy(input.quoteApprovalPolicy ?? author.quotePolicy ?? 'public', visibility);
+  const quote = quoted ? quoteForNewStatus(status, quoted, author) : undefined;
+  if (quote) {
+    // A private mention may quote only someone it mentions (Mastodon's safeguard_private_mention_quote!).
+    if (isDirect(status) && quoted && quoted.accountId !== author.id && !status.mentions.some((m) => m.id === quoted.accountId)) {
+      throw invalid('Only mentioned users can be quoted in private mentions');
+    }
+    status.quote = { quotedStatusId: quote.quotedStatusId, quotedAccountId: quote.quotedAccountId, state: quote.state };
+  }
+
   if (input.allowedMentions) {
     const allowed = new Set(input.allowedMentions);
     const unexpected = status.mentions.filter((m) => m.id !== author.id && !allowed.has(m.id)).map((m) => m.id);
@@ -258,6 +277,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
     author,
     searchIndex: searchIndexRecords(status, searchableByAnyone(status)),
     distributionDueAt: distributionDueAt(),
+    quote,
   });
   if ('failed' in written) {
     switch (written.failed) {
@@ -275,6 +295,7 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
         throw notFound();
     }
   }
+  if (quote) await notifyQuoted(quote);
   // The conversation is recorded before the fan-out and notifications that may read it.
   await recordConversation(status);
   await afterPosting(status);

@@ -15,6 +15,7 @@ import { deletedVisibility, entersPublicTimelines } from '../policy';
 import { sendStatusDelete } from '../federation/outbox';
 import { sendUndoAnnounce } from '../federation/send_interactions';
 import { enqueue } from '../queue';
+import { quotedStatusDeleted } from './quotes';
 
 /** The caller's own status; 404 when it is missing or someone else's (the spec's delete rule). */
 export async function ownStatus(owner: Account, id: string): Promise<Status> {
@@ -38,6 +39,7 @@ export async function deleteStatus(owner: Account, status: Status): Promise<void
   if ('failed' in removed) throw notFound();
 
   await removeReblogsOf(status);
+  await quotedStatusDeleted(status);
   try {
     await enqueue('fanout', { type: 'delete', statusId: status.id, accountId: status.accountId, mentionIds: status.mentions.map((m) => m.id), deleted: deletedDescription(status) });
   } catch (err) {

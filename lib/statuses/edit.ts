@@ -10,7 +10,8 @@ import type { Account } from '../db/accounts';
 import { mediaByIds, type Media } from '../db/media';
 import { pollById, type Poll } from '../db/polls';
 import { hasStatusEdits, reindexEditedStatus, writeStatusEdit, type StatusEditWrite } from '../db/status_edits';
-import { statusById, type Status } from '../db/statuses';
+import { statusById, type QuotePolicy, type Status } from '../db/statuses';
+import { setQuotePolicy } from '../db/quotes';
 import { nowIso } from '../db/table';
 import { notFound, unprocessable } from '../errors';
 import { isId } from '../ids';
@@ -21,6 +22,7 @@ import { hashtagSpellings, mentionedAccounts, statusToHtml } from '../text/statu
 import { tagged } from '../text/tags';
 import { checkMedia, checkRules, newPoll, resolveMentions, usableText, type NewStatus } from './create';
 import { versionOf } from './history';
+import { storedQuotePolicy } from './quotes';
 
 /**
  * An edit, as Mastodon's PUT takes it: the new version whole. Text, content warning, sensitivity, attachments
@@ -36,6 +38,8 @@ export type StatusChanges = {
   mediaAttributes?: { id: string; description?: string | null; focus?: { x: number; y: number } | null }[];
   /** The poll: the same options (and kind) keep it and its votes; others replace it, votes reset; absent removes it. */
   poll?: NewStatus['poll'];
+  /** Who may quote it from now on (Mastodon 4.5 takes it on edit); absent leaves it. */
+  quoteApprovalPolicy?: QuotePolicy;
 };
 
 const invalid = (message: string) => unprocessable(`Validation failed: ${message}`);
@@ -102,7 +106,15 @@ export async function editStatus(author: Account, statusId: string, changes: Sta
   if (written === 'media-not-yours') throw invalid('media_ids must name your own media attachments that are not attached to another status');
   if (written === 'changed-meanwhile') throw unprocessable('The status was changed meanwhile; try again');
   if (written !== before) await fanOutEditQuietly(written);
-  return written;
+  return withQuotePolicy(written, changes.quoteApprovalPolicy);
+}
+
+/** The policy the edit sets, stored apart from the versions (it is not part of the history); the status as it then is. */
+async function withQuotePolicy(status: Status, asked: QuotePolicy | undefined): Promise<Status> {
+  if (asked === undefined) return status;
+  const policy = storedQuotePolicy(asked, status.visibility);
+  if (policy === (status.quoteApprovalPolicy ?? 'nobody')) return status;
+  return (await setQuotePolicy(status.id, status.accountId, policy)) ?? status;
 }
 
 /** Whether an edit changes what a version records or what the status shows. */

@@ -11,6 +11,8 @@ import { viewersFlags } from '../db/status_page';
 import { statusesByIds, type Status } from '../db/statuses';
 import { renderStatuses } from '../render/status';
 import { filterResultsFor, type FilterResultContext } from '../filters/results';
+import { followEdge } from '../db/follows';
+import { quoteApprovalFor, quoteApprovalNeedsFollow } from '../policy/quotes';
 
 type Rendered = Record<string, unknown>;
 
@@ -53,9 +55,12 @@ export async function personalize(
   const viewers = [...new Set(viewerIds)];
   const parts = partsOf(view);
   await knownFromAccounts(viewers);
-  const [read, results] = await Promise.all([
+  // Whether each receiver follows the author, only for a status whose quote policy is `followers` (one read each).
+  const quotable = view.original ?? view.status;
+  const [read, results, following] = await Promise.all([
     viewersFlags(viewers, parts),
     Promise.all(viewers.map(async (v) => [v, await filterResultsFor(v, parts, contextOf(v))] as const)).then((all) => new Map(all)),
+    Promise.all(viewers.map(async (v) => [v, quoteApprovalNeedsFollow(quotable, v) && (await followEdge(v, quotable.accountId)) !== undefined] as const)).then((all) => new Map(all)),
   ]);
 
   const overlay = (rendered: Rendered, s: Status, viewerId: string): Rendered => {
@@ -69,6 +74,10 @@ export async function personalize(
       filtered: results.get(viewerId)?.get(s.id) ?? [],
     };
     if (s.accountId === viewerId && !s.reblogOfId) out.pinned = flags.pinned;
+    // QuoteApproval.current_user is the receiver's (a reblog's is its original's, as the page renders it).
+    if (isRecord(rendered.quote_approval)) {
+      out.quote_approval = { ...rendered.quote_approval, current_user: quoteApprovalFor(quotable, viewerId, () => following.get(viewerId) === true) };
+    }
     if (s.pollId && isRecord(rendered.poll)) {
       const voted = vote();
       out.poll = { ...rendered.poll, voted: voted !== undefined || viewerId === s.accountId, own_votes: voted?.choices ?? [] };

@@ -7,6 +7,7 @@ import type { Account } from '../db/accounts';
 import {
   deleteFeaturedTag,
   featuredTagById,
+  featuredTagOfTag,
   featuredTagsOf,
   MAX_FEATURED_TAGS,
   putFeaturedTag,
@@ -50,17 +51,44 @@ export function hashtagName(raw: string): string | undefined {
   return entities.length === 1 && only?.kind === 'hashtag' && only.tag === name ? name : undefined;
 }
 
+const ALREADY_FEATURED = 'Validation failed: Tag has already been taken';
+const TOO_MANY = 'Validation failed: You have already featured the maximum number of hashtags';
+
+/**
+ * Features `tag` (normalised) displayed as `name`, within MAX_FEATURED_TAGS: the new featured tag, or why not
+ * (`taken` also when another request featured it meanwhile: the name claim keeps one).
+ */
+async function putWithinLimit(account: Account, tag: string, name: string): Promise<FeaturedTag | 'taken' | 'limit'> {
+  const existing = await featuredTagsOf(account.id);
+  if (existing.some((t) => t.tag === tag)) return 'taken';
+  if (existing.length >= MAX_FEATURED_TAGS) return 'limit';
+  const featured: FeaturedTag = { id: newId(), accountId: account.id, tag, name, createdAt: nowIso() };
+  return (await putFeaturedTag(featured)) ? featured : 'taken';
+}
+
 export async function featureTag(account: Account, rawName: string) {
   const name = hashtagName(rawName);
   if (!name) throw unprocessable('Validation failed: Tag is invalid');
-  const existing = await featuredTagsOf(account.id);
-  const tag = normalizeTag(name);
-  if (existing.some((t) => t.tag === tag)) throw unprocessable('Validation failed: Tag has already been taken');
-  if (existing.length >= MAX_FEATURED_TAGS) throw unprocessable('Validation failed: You have already featured the maximum number of hashtags');
-  const featured: FeaturedTag = { id: newId(), accountId: account.id, tag, name, createdAt: nowIso() };
-  if (!(await putFeaturedTag(featured))) throw unprocessable('Validation failed: Tag has already been taken');
+  const featured = await putWithinLimit(account, normalizeTag(name), name);
+  if (featured === 'taken') throw unprocessable(ALREADY_FEATURED);
+  if (featured === 'limit') throw unprocessable(TOO_MANY);
   const [rendered] = await renderAll(account, [featured]);
   return rendered;
+}
+
+/**
+ * POST /api/v1/tags/:name/feature (Mastodon 4.4's CreateFeaturedTagService): featuring a tag already featured
+ * changes nothing; past the limit it is 422 as the create endpoint says.
+ */
+export async function featureNamedTag(account: Account, t: { tag: string; name: string }): Promise<void> {
+  if ((await putWithinLimit(account, t.tag, t.name)) === 'limit') throw unprocessable(TOO_MANY);
+}
+
+/** POST /api/v1/tags/:name/unfeature: unfeaturing a tag not featured changes nothing. */
+export async function unfeatureNamedTag(account: Account, tag: string): Promise<void> {
+  const featured = await featuredTagOfTag(account.id, tag);
+  // Gone meanwhile (another unfeature): not featured either way.
+  if (featured) await deleteFeaturedTag(featured);
 }
 
 export async function unfeatureTag(account: Account, id: string): Promise<void> {

@@ -14,6 +14,7 @@ import { log } from '../log';
 import { enqueue } from '../queue';
 import { publishStatusUpdate } from '../streaming/publish';
 import { requestCard } from '../cards/request';
+import { notifyQuotersOfEdit } from '../notifications/quotes';
 
 /** Every account that reblogged it (Mastodon notifies boosters of an edit); the notify worker keeps to local ones. */
 async function notifyBoosters(status: Status): Promise<number> {
@@ -31,7 +32,7 @@ export async function fanOutUpdate(statusId: string): Promise<void> {
   await publishStatusUpdate(status);
   // The edited text may link elsewhere (or nowhere): its card is found again off this path.
   await requestCard(status);
-  const notified = await notifyBoosters(status);
+  const notified = (await notifyBoosters(status)) + (await notifyQuotersOfEdit(status));
   const author = await accountById(status.accountId);
   if (author) await sendStatusUpdate(status, author);
   log.info('fanout: edit published', { statusId, notified });

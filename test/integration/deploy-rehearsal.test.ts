@@ -191,6 +191,7 @@ describe('serverless package --stage prod', () => {
     ['deliver', 'DeliverQueue', 'DeliverDeadLetterQueue'],
     ['remote-media', 'RemoteMediaQueue', 'RemoteMediaDeadLetterQueue'],
     ['cards', 'CardsQueue', 'CardsDeadLetterQueue'],
+    ['annual-report', 'AnnualReportQueue', 'AnnualReportDeadLetterQueue'],
   ])('defines the %s queue with a dead-letter queue after five receives', (queue, id, dlq) => {
     expect(template.Resources[id]).toMatchObject({
       Type: 'AWS::SQS::Queue',
@@ -268,7 +269,7 @@ describe('serverless package --stage prod', () => {
   });
 
   it('runs each worker from its queue, reporting failed messages alone, at a bounded concurrency', () => {
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue'], ['AnnualReportWorker', 'AnnualReportQueue']] as const) {
       const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(r.Properties.FunctionName).includes(`${fn}LambdaFunction`));
       // prod's sizes (serverless.yml params.prod): the fan-out and delivery carry the posts' volume.
       const most = fn === 'FanoutWorker' ? 50 : fn === 'DeliverWorker' ? 100 : 20;
@@ -280,7 +281,7 @@ describe('serverless package --stage prod', () => {
 
   it('gives every queue a visibility timeout of at least six times its worker\'s timeout', () => {
     const resources = allResources(prod);
-    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue']] as const) {
+    for (const [fn, queue] of [['MailWorker', 'MailQueue'], ['SigninWorker', 'SigninQueue'], ['NotifyWorker', 'NotifyQueue'], ['FanoutWorker', 'FanoutQueue'], ['PushWorker', 'PushQueue'], ['InboxWorker', 'InboxQueue'], ['DeliverWorker', 'DeliverQueue'], ['RemoteMediaWorker', 'RemoteMediaQueue'], ['CardsWorker', 'CardsQueue'], ['AnnualReportWorker', 'AnnualReportQueue']] as const) {
       const timeout = resources[`${fn}LambdaFunction`]!.Properties.Timeout as number;
       expect(resources[queue]!.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeout);
     }
@@ -305,6 +306,7 @@ describe('serverless package --stage prod', () => {
       QUEUE_URL_DELIVER: { Ref: 'DeliverQueue' },
       QUEUE_URL_REMOTEMEDIA: { Ref: 'RemoteMediaQueue' },
       QUEUE_URL_CARDS: { Ref: 'CardsQueue' },
+      QUEUE_URL_ANNUALREPORT: { Ref: 'AnnualReportQueue' },
       FUNCTION_PREFIX: 'tootless-prod-',
       MAIL_TRANSPORT: 'ses',
       // Read at run time from SSM (lib/secrets.ts); nothing GetFunctionConfiguration could show.
@@ -332,12 +334,12 @@ describe('serverless package --stage prod', () => {
     );
     const using = (role: string) => Object.keys(roleOf).filter((fn) => roleOf[fn]!.includes(`"${role}`)).sort();
     expect(using('MailFunctionRole')).toEqual(['MailWorker']);
-    expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2', 'ProfileDeleteAvatar', 'ProfileDeleteHeader']);
-    expect(using('WorkerFunctionRole')).toEqual(['DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
+    expect(using('MediaFunctionRole')).toEqual(['AccountsUpdateCredentials', 'MediaCreate', 'MediaCreateV2', 'MediaDelete', 'ProfileDeleteAvatar', 'ProfileDeleteHeader', 'ProfileUpdate', 'StatusesDelete']);
+    expect(using('WorkerFunctionRole')).toEqual(['AnnualReportWorker', 'DeliverWorker', 'FanoutWorker', 'InboxWorker', 'NotifyWorker', 'PushWorker', 'SigninWorker']);
     expect(using('InboxFunctionRole')).toEqual(['ActivitypubInbox', 'ActivitypubSharedInbox']);
     expect(using('RemoteMediaFunctionRole')).toEqual(['RemoteMediaWorker']);
     expect(using('CardsFunctionRole')).toEqual(['CardsWorker']);
-    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 16);
+    expect(using('FunctionRole')).toHaveLength(Object.keys(roleOf).length - 20);
     const policyText = (role: string) => JSON.stringify(template.Resources[role]!.Properties.Policies ?? []);
     for (const role of ['FunctionRole', 'MediaFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('ses:');
     for (const role of ['FunctionRole', 'MailFunctionRole', 'WorkerFunctionRole']) expect(policyText(role)).not.toContain('s3:PutObject');
@@ -367,7 +369,7 @@ describe('serverless package --stage prod', () => {
 
   it('alarms on every dead-letter queue, background errors and throttles, HTTP API server errors', () => {
     const alarms = ofType('AWS::CloudWatch::Alarm');
-    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue', 'CardsDeadLetterQueue']) {
+    for (const dlq of ['MailDeadLetterQueue', 'SigninDeadLetterQueue', 'FanoutDeadLetterQueue', 'NotifyDeadLetterQueue', 'PushDeadLetterQueue', 'InboxDeadLetterQueue', 'DeliverDeadLetterQueue', 'RemoteMediaDeadLetterQueue', 'CardsDeadLetterQueue', 'AnnualReportDeadLetterQueue']) {
       expect(alarms.some(([, a]) => JSON.stringify(a.Properties.Dimensions ?? []).includes(`"${dlq}"`))).toBe(true);
     }
     const text = JSON.stringify(alarms);
@@ -376,7 +378,7 @@ describe('serverless package --stage prod', () => {
     const background = ofType('AWS::Lambda::Function')
       .map(([, r]) => r.Properties.FunctionName as string)
       .filter((name) => /Worker$|-sweeper$|-streaming[A-Z]/.test(name));
-    expect(background).toHaveLength(15);
+    expect(background).toHaveLength(16);
     for (const metric of ['Errors', 'Throttles']) {
       const watched = alarms.flatMap(([, a]) => (a.Properties.Metrics ?? []).filter((m: any) => m.MetricStat?.Metric.MetricName === metric)); // eslint-disable-line @typescript-eslint/no-explicit-any
       for (const name of background) expect(JSON.stringify(watched)).toContain(`"${name}"`);

@@ -83,6 +83,23 @@ describe('reading actor documents', () => {
     }, { publicKeyId: 'https://remote.example/users/carol#main-key' }],
     ['a key owned by someone else', { publicKey: { id: 'https://remote.example/users/carol#main-key', owner: 'https://remote.example/users/dave', publicKeyPem } }, { publicKeyId: null, publicKeyPem: null }],
     ['a key on another origin', { publicKey: { id: 'https://evil.example/keys/1', owner: 'https://remote.example/users/carol', publicKeyPem } }, { publicKeyId: null }],
+    // Mastodon 4.4-4.6's profile terms: read when sent, Mastodon's defaults when not.
+    ['no profile terms', {}, { indexable: false, attributionDomains: [], avatarDescription: '', headerDescription: '', showFeatured: true, showMedia: true, showMediaReplies: true }],
+    [
+      'the profile terms of Mastodon 4.6',
+      {
+        indexable: true,
+        attributionDomains: ['News.Example', 'blog.example', 'news.example', 'not a host', 42],
+        showFeatured: false,
+        showMedia: false,
+        showRepliesInMedia: false,
+        icon: { type: 'Image', url: 'https://remote.example/a.png', name: 'A red\u0000 fox' },
+        image: [{ type: 'Image', url: 'https://remote.example/h.png', summary: 'Hills' }],
+      },
+      { indexable: true, attributionDomains: ['news.example', 'blog.example'], showFeatured: false, showMedia: false, showMediaReplies: false, avatarDescription: 'A red fox', headerDescription: 'Hills' },
+    ],
+    ['an avatar description past its bound, cut there', { icon: { type: 'Image', url: 'https://remote.example/a.png', name: 'x'.repeat(5000) } }, { avatarDescription: expect.stringMatching(/^x{1400,1500}…?$/) }],
+    ['more attribution domains than kept', { attributionDomains: Array.from({ length: 30 }, (_, i) => `d${i}.example`) }, { attributionDomains: Array.from({ length: 10 }, (_, i) => `d${i}.example`) }],
     ['a key that is not a key', { publicKey: { id: 'https://remote.example/users/carol#main-key', publicKeyPem: '-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----' } }, { publicKeyId: null }],
   ])('reads %s', (_what, overrides, expected) => {
     const parsed = parseActor({ ...base, ...overrides }, { keyId: 'https://remote.example/users/carol#main-key' });

@@ -122,6 +122,28 @@ describe('GET /users/:username (the Person)', () => {
     expect(res.headers.vary).toBe('Accept, Accept-Encoding');
   });
 
+  it('carries the profile terms of Mastodon 4.4-4.6 and the images\' descriptions as their names', async () => {
+    const described = (await updateAccount(alice.id, {
+      indexable: true,
+      attributionDomains: ['news.example'],
+      showMedia: false,
+      avatarDescription: 'A blob cat',
+      headerKey: `accounts/headers/${alice.id}/h.png`,
+    }))!;
+    const res = await get(actor, `/users/${described.username}`, { username: described.username });
+    expect(res.body).toMatchObject({
+      indexable: true,
+      attributionDomains: ['news.example'],
+      showFeatured: true,
+      showMedia: false,
+      showRepliesInMedia: true,
+      icon: { type: 'Image', name: 'A blob cat' },
+    });
+    expect(res.body.image).not.toHaveProperty('name');
+    expect(res.body['@context']).toEqual(expect.arrayContaining([expect.objectContaining({ indexable: 'toot:indexable', showMedia: 'toot:showMedia' })]));
+    await updateAccount(alice.id, { indexable: false, attributionDomains: [], showMedia: true, avatarDescription: '', headerKey: null });
+  });
+
   it('serves the same key on every fetch', async () => {
     const first = await get(actor, `/users/${alice.username}`, { username: alice.username });
     const again = await get(actor, `/users/${alice.username}`, { username: alice.username }, { accept: LD_ACCEPT });

@@ -3,7 +3,7 @@ import { SCOPES } from '../../lib/http/scopes';
 import { call } from '../support/http';
 
 describe('GET /.well-known/oauth-authorization-server', () => {
-  it('describes the authorization server as RFC 8414 and Mastodon 4.3 do, with CORS', async () => {
+  it('describes the authorization server as RFC 8414 and Mastodon 4.4 do, with CORS', async () => {
     const res = await call(metadata, { path: '/.well-known/oauth-authorization-server' });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -12,6 +12,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       authorization_endpoint: 'https://social.example/oauth/authorize',
       token_endpoint: 'https://social.example/oauth/token',
       revocation_endpoint: 'https://social.example/oauth/revoke',
+      userinfo_endpoint: 'https://social.example/oauth/userinfo',
       scopes_supported: [...SCOPES],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],

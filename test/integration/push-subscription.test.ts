@@ -1,7 +1,8 @@
 // POST/GET/PUT/DELETE /api/v1/push/subscription: the spec's state table (one
 // subscription per access token, a new POST replaces the old, PUT changes only
-// the alerts), the auth and validation table (nothing written on a refusal),
-// and the subscription going away with its token (POST /oauth/revoke).
+// the alerts), Mastodon 4.4's `standard` (set by POST, read as Rails casts a
+// boolean, kept by PUT), the auth and validation table (nothing written on a
+// refusal), and the subscription going away with its token (POST /oauth/revoke).
 import { createECDH, randomBytes } from 'node:crypto';
 import webpush from 'web-push';
 import { handler as revokeHandler } from '../../functions/oauth/revoke';
@@ -12,7 +13,9 @@ import { handler as updateHandler } from '../../functions/push/update';
 import { handler as verifyAppHandler } from '../../functions/apps/verify_credentials';
 import { sha256 } from '../../lib/crypto';
 import type { Account } from '../../lib/db/accounts';
+import * as dbKeys from '../../lib/db/keys';
 import { pushSubscriptionsOf, savePushSubscription } from '../../lib/db/push_subscriptions';
+import { putItem } from '../../lib/db/table';
 import { newId } from '../../lib/ids';
 import { useResolver } from '../../lib/push/endpoint';
 import { openToken } from '../../lib/push/seal';
@@ -77,7 +80,7 @@ const destroy = (token: string | undefined) => call(destroyHandler, { method: 'D
 
 const stored = (account: Account) => pushSubscriptionsOf(account.id);
 
-const NONE_ON = { follow: false, follow_request: false, favourite: false, reblog: false, mention: false, status: false, update: false, poll: false, 'admin.sign_up': false, 'admin.report': false };
+const NONE_ON = { follow: false, follow_request: false, favourite: false, reblog: false, mention: false, status: false, update: false, poll: false, quote: false, quoted_update: false, 'admin.sign_up': false, 'admin.report': false };
 
 let alice: UserFixture;
 beforeEach(async () => {
@@ -101,18 +104,21 @@ describe('the state table', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^\d+$/),
       endpoint: 'https://push.example.net/wpush/v2/abc',
+      standard: false,
       alerts: { ...NONE_ON, follow: true, favourite: true },
       server_key: VAPID.publicKey,
       policy: 'all',
     });
     const [sub, ...more] = await stored(alice.account);
     expect(more).toEqual([]);
-    expect(sub).toMatchObject({ id: res.body.id, p256dh: keys.p256dh, auth: keys.auth, endpoint: 'https://push.example.net/wpush/v2/abc' });
+    expect(sub).toMatchObject({ id: res.body.id, p256dh: keys.p256dh, auth: keys.auth, endpoint: 'https://push.example.net/wpush/v2/abc', standard: false });
     // The raw token is kept only sealed, and opens only for this subscription.
     expect(sub!.sealedToken).not.toContain(alice.token);
     expect(openToken(sub!.sealedToken!, tokenBinding(sub!.accountId, sub!.tokenId))).toBe(alice.token);
     expect(openToken(sub!.sealedToken!, tokenBinding(sub!.accountId, newId()))).toBeUndefined();
     expect(await show(alice.token)).toMatchObject({ status: 200, body: res.body });
+    // REST::WebPushSubscriptionSerializer's order.
+    expect(Object.keys(res.body)).toEqual(['id', 'endpoint', 'standard', 'alerts', 'server_key', 'policy']);
   });
 
   it('accepts JSON as masto sends it, standard Base64 keys included, and `policy` beside `data`', async () => {
@@ -120,12 +126,12 @@ describe('the state table', () => {
     const p256dh = Buffer.from(keys.p256dh, 'base64url').toString('base64');
     const auth = Buffer.from(keys.auth, 'base64url').toString('base64');
     const res = await create(alice.token, {
-      json: { subscription: { endpoint: 'https://updates.push.example/push/1', keys: { p256dh, auth } }, data: { alerts: { mention: true, poll: true, status: true, quote: true, 'admin.sign_up': true } }, policy: 'followed' },
+      json: { subscription: { endpoint: 'https://updates.push.example/push/1', keys: { p256dh, auth } }, data: { alerts: { mention: true, poll: true, status: true, severed_relationships: true, 'admin.sign_up': true } }, policy: 'followed' },
     });
     expect(res.status).toBe(200);
-    // `quote` is not a kind this server notifies of: dropped; `status` (the bell) and the staff's `admin.sign_up` are kept.
+    // `severed_relationships` is not a kind this server notifies of: dropped; `status` (the bell) and the staff's `admin.sign_up` are kept.
     expect(res.body).toMatchObject({ alerts: { ...NONE_ON, mention: true, poll: true, status: true, 'admin.sign_up': true }, policy: 'followed' });
-    expect(res.body.alerts).not.toHaveProperty('quote');
+    expect(res.body.alerts).not.toHaveProperty('severed_relationships');
     expect(await stored(alice.account)).toEqual([expect.objectContaining({ p256dh: keys.p256dh, auth: keys.auth })]);
   });
 
@@ -175,6 +181,91 @@ describe('the state table', () => {
     await destroy(other.raw);
     expect((await show(alice.token)).body.id).toBe(mine.body.id);
     expect((await stored(alice.account)).map((s) => s.endpoint)).toEqual(['https://push.example.net/one']);
+  });
+});
+
+describe('standard (Mastodon 4.4): which encryption the pushes use', () => {
+  it('is false unless asked for; POST sets it, GET shows it, it is stored', async () => {
+    const plain = await create(alice.token);
+    expect(plain).toMatchObject({ status: 200, body: { standard: false } });
+    expect(await stored(alice.account)).toEqual([expect.objectContaining({ standard: false })]);
+
+    const standard = await create(alice.token, { form: subscriptionForm({ extra: { 'subscription[standard]': 'true' } }) });
+    expect(standard).toMatchObject({ status: 200, body: { standard: true } });
+    expect(await show(alice.token)).toMatchObject({ status: 200, body: { id: standard.body.id, standard: true } });
+    expect(await stored(alice.account)).toEqual([expect.objectContaining({ id: standard.body.id, standard: true })]);
+  });
+
+  it('JSON: a boolean, as masto and Mastodon 4.4 clients send it', async () => {
+    const res = await create(alice.token, { json: { subscription: { endpoint: 'https://push.example.net/j', keys: browserKeys(), standard: true }, data: { alerts: { mention: true } } } });
+    expect(res).toMatchObject({ status: 200, body: { standard: true, alerts: { mention: true } } });
+    expect((await create(alice.token, { json: { subscription: { endpoint: 'https://push.example.net/j', keys: browserKeys(), standard: false } } })).body.standard).toBe(false);
+  });
+
+  it('PUT never changes it (Mastodon updates only `data`), in either direction, and answers it', async () => {
+    await create(alice.token, { form: subscriptionForm({ alerts: { follow: 'true' } }) });
+    const put = await update(alice.token, { form: { 'data[alerts][mention]': 'true', 'subscription[standard]': 'true' } });
+    expect(put).toMatchObject({ status: 200, body: { standard: false, alerts: { mention: true, follow: false } } });
+    expect((await stored(alice.account))[0]!.standard).toBe(false);
+
+    await create(alice.token, { json: { subscription: { endpoint: 'https://push.example.net/s', keys: browserKeys(), standard: true } } });
+    const again = await update(alice.token, { json: { subscription: { standard: false }, data: { alerts: { poll: true } } } });
+    expect(again).toMatchObject({ status: 200, body: { standard: true, alerts: { poll: true } } });
+    expect(await show(alice.token)).toMatchObject({ body: { standard: true } });
+    expect((await stored(alice.account))[0]!.standard).toBe(true);
+  });
+
+  it('a new POST without it replaces a standard subscription with a legacy one', async () => {
+    await create(alice.token, { form: subscriptionForm({ extra: { 'subscription[standard]': '1' } }) });
+    const replaced = await create(alice.token);
+    expect(replaced.body.standard).toBe(false);
+    expect((await stored(alice.account)).map((s) => [s.id, s.standard])).toEqual([[replaced.body.id, false]]);
+  });
+
+  // Rails' boolean cast (ActiveModel::Type::Boolean) on the permitted param, absent meaning false: never a 422.
+  it.each<[string, string, boolean]>([
+    ['true', 'true', true],
+    ['1', '1', true],
+    ['t', 't', true],
+    ['on', 'on', true],
+    ["yes (not one of Rails' false values)", 'yes', true],
+    ["no (not one of Rails' false values either)", 'no', true],
+    ['True (Rails knows only false/FALSE)', 'True', true],
+    ['a word', 'banana', true],
+    ['false', 'false', false],
+    ['FALSE', 'FALSE', false],
+    ['0', '0', false],
+    ['f', 'f', false],
+    ['F', 'F', false],
+    ['off', 'off', false],
+    ['OFF', 'OFF', false],
+    ['empty', '', false],
+  ])('form %s: 200, standard %s', async (_name, value, expected) => {
+    const res = await create(alice.token, { form: subscriptionForm({ extra: { 'subscription[standard]': value } }) });
+    expect(res).toMatchObject({ status: 200, body: { standard: expected } });
+    expect((await stored(alice.account))[0]!.standard).toBe(expected);
+  });
+
+  it.each<[string, unknown, boolean]>([
+    ['1', 1, true],
+    ['2', 2, true],
+    ['0', 0, false],
+    ['"0"', '0', false],
+    ['"true"', 'true', true],
+    ['null', null, false],
+    ["a list (dropped by Rails' permit)", [true], false],
+    ["an object (dropped by Rails' permit)", { on: true }, false],
+  ])('JSON %s: 200, standard %s', async (_name, value, expected) => {
+    const res = await create(alice.token, { json: { subscription: { endpoint: 'https://push.example.net/c', keys: browserKeys(), standard: value } } });
+    expect(res).toMatchObject({ status: 200, body: { standard: expected } });
+  });
+
+  it('a subscription stored before the field existed reads as false (the legacy encryption it was made for)', async () => {
+    await create(alice.token, { json: { subscription: { endpoint: 'https://push.example.net/old', keys: browserKeys(), standard: true } } });
+    const [sub] = await stored(alice.account);
+    const { standard: _dropped, ...older } = sub!;
+    await putItem({ ...dbKeys.pushSubscription(sub!.accountId, sub!.tokenId), ...older });
+    expect(await show(alice.token)).toMatchObject({ status: 200, body: { id: sub!.id, standard: false } });
   });
 });
 

@@ -1,13 +1,16 @@
 // The push worker against a real HTTP receiver on loopback: a notification
 // reaches the subscriptions that asked for its kind, encrypted to their keys
-// (decrypted here with the subscription's private key) and signed with the
-// server's VAPID key; 404/410 drop the subscription; 429/5xx are retried;
+// (decrypted here with the subscription's private key, as a client does) and
+// signed with the server's VAPID key, in the legacy aesgcm form unless the
+// subscription is `standard` (RFC 8291 aes128gcm, RFC 8292 VAPID); each
+// encoding's payload limit holds to the byte; 404/410 drop the subscription; 429/5xx are retried;
 // other refusals are not; where the endpoint points is checked when sending, a
 // name that does not resolve then being retried like any network failure.
 import { createECDH, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import webpush from 'web-push';
 import { handler as createHandler } from '../../functions/push/create';
+import { handler as updateHandler } from '../../functions/push/update';
 import { handler as pushWorker } from '../../functions/workers/push';
 import { sha256 } from '../../lib/crypto';
 import type { Account } from '../../lib/db/accounts';
@@ -20,13 +23,13 @@ import { notify } from '../../lib/notifications/notify';
 import { pushNotification } from '../../lib/push/deliver';
 import { useResolver } from '../../lib/push/endpoint';
 import { pushPayload, pushTitle } from '../../lib/push/payload';
-import { PUSH_TTL_SECONDS } from '../../lib/push/send';
+import { MAX_PAYLOAD_BYTES, MAX_PUSH_BODY, PUSH_TTL_SECONDS, sendPush } from '../../lib/push/send';
 import { registerInlineWorker, sqsEvent } from '../../lib/queue';
 import { MISSING_AVATAR_PATH } from '../../lib/render/account';
 import { issueAccessToken } from '../../lib/tokens';
 import { aBareAccount, aFollow, anApp, aStoredStatus, aUser, type UserFixture } from '../support/factories';
 import { call, lambdaContext } from '../support/http';
-import { pushReceiver, verifyVapid, type PushReceiver } from '../support/push-receiver';
+import { pushReceiver, type PushReceiver } from '../support/push-receiver';
 
 const VAPID = webpush.generateVAPIDKeys();
 let resolverTable: Record<string, string[]> = {};
@@ -61,16 +64,17 @@ afterEach(async () => {
 });
 
 /** Subscribes through the API, as a client does. */
-async function subscribe(token: string, alerts: Record<string, boolean>, opts: { endpoint?: string; receiver?: PushReceiver; policy?: string } = {}) {
+async function subscribe(token: string, alerts: Record<string, boolean>, opts: { endpoint?: string; receiver?: PushReceiver; policy?: string; standard?: boolean } = {}) {
   const to = opts.receiver ?? receiver;
+  const subscription = { endpoint: opts.endpoint ?? to.endpoint, keys: to.keys, ...(opts.standard !== undefined ? { standard: opts.standard } : {}) };
   const res = await call(createHandler, {
     method: 'POST',
     path: '/api/v1/push/subscription',
     token,
-    json: { subscription: { endpoint: opts.endpoint ?? to.endpoint, keys: to.keys }, data: { alerts, ...(opts.policy ? { policy: opts.policy } : {}) } },
+    json: { subscription, data: { alerts, ...(opts.policy ? { policy: opts.policy } : {}) } },
   });
   expect(res.status).toBe(200);
-  return res.body as { id: string; server_key: string };
+  return res.body as { id: string; server_key: string; standard: boolean };
 }
 
 const notificationsOf = async (account: Account) =>
@@ -99,41 +103,99 @@ async function aFavouriteNotification(recipient: Account, from: Account): Promis
 }
 
 describe('a notification reaches the subscription', () => {
-  it('favourite: the receiver gets Mastodon\'s payload, decrypted with its own private key, and a VAPID header for its origin', async () => {
-    const sub = await subscribe(alice.token, { favourite: true });
+  /** Favourites a post of Alice's as Bob; answers the push request and the notification it is about. */
+  async function favouritePushed() {
     const status = await aStoredStatus(alice.account, { text: 'Sunsets are\nunderrated' });
     expect(await notify({ type: 'favourite', accountId: alice.account.id, fromAccountId: bob.id, statusId: status.id })).toBe('created');
-
     // The inline queue ran the worker before notify answered: the push has arrived.
     expect(receiver.received).toHaveLength(1);
-    const request = receiver.received[0]!;
     const [notification] = await notificationsOf(alice.account);
+    return { request: receiver.received[0]!, notification: notification! };
+  }
+
+  /** What Mastodon's Web::NotificationSerializer sends for that favourite. */
+  const favouritePayload = () => ({
+    access_token: alice.token,
+    preferred_locale: 'en',
+    notification_id: expect.any(Number),
+    notification_type: 'favourite',
+    icon: `https://social.example${MISSING_AVATAR_PATH}`,
+    title: 'Bob Builder favourited your post',
+    body: 'Sunsets are\nunderrated',
+  });
+
+  it('without `standard` (the default): legacy aesgcm, salt and key in the headers, `WebPush` VAPID; the client decrypts Mastodon\'s payload', async () => {
+    const sub = await subscribe(alice.token, { favourite: true });
+    expect(sub.standard).toBe(false);
+    const { request, notification } = await favouritePushed();
     expect(request.method).toBe('POST');
     expect(request.headers).toMatchObject({
-      'content-encoding': 'aes128gcm',
+      'content-encoding': 'aesgcm',
       'content-type': 'application/octet-stream',
       ttl: String(PUSH_TTL_SECONDS),
       urgency: 'normal',
+      // A 16-byte salt, and the sender's ephemeral P-256 key with the server's VAPID key, base64url.
+      encryption: expect.stringMatching(/^salt=[\w-]{22}$/),
+      'crypto-key': expect.stringMatching(new RegExp(`^dh=B[\\w-]{86};p256ecdsa=${VAPID.publicKey}$`)),
     });
-    const raw = receiver.decrypt(request.body);
+    expect(request.headers.authorization).toMatch(/^WebPush [\w-]+\.[\w-]+\.[\w-]+$/);
+    // One record: the 2-byte padding length and the 16-byte tag around the plaintext; no header in the body.
+    const raw = receiver.decrypt(request);
+    expect(request.body.length).toBe(Buffer.byteLength(raw) + 2 + 16);
     // The id is an exact JSON number, as Mastodon sends it.
-    expect(raw).toContain(`"notification_id":${notification!.id},`);
-    expect(payloadOf(raw)).toEqual({
-      access_token: alice.token,
-      preferred_locale: 'en',
-      notification_id: expect.any(Number),
-      notification_type: 'favourite',
-      icon: `https://social.example${MISSING_AVATAR_PATH}`,
-      title: 'Bob Builder favourited your post',
-      body: 'Sunsets are\nunderrated',
-    });
-    const { claims, key } = verifyVapid(request.headers.authorization);
+    expect(raw).toContain(`"notification_id":${notification.id},`);
+    expect(payloadOf(raw)).toEqual(favouritePayload());
+    const { scheme, claims, key } = receiver.vapid(request);
+    expect(scheme).toBe('webpush');
     expect(key).toBe(sub.server_key);
     expect(key).toBe(VAPID.publicKey);
     expect(claims.aud).toBe(receiver.origin);
     expect(claims.sub).toMatch(/^mailto:/);
     expect(claims.exp * 1000).toBeGreaterThan(Date.now());
     expect(claims.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
+  });
+
+  it('with `standard=true`: RFC 8291 aes128gcm (no Encryption or Crypto-Key header) and RFC 8292 `vapid t=, k=`; decrypted the same', async () => {
+    const sub = await subscribe(alice.token, { favourite: true }, { standard: true });
+    expect(sub.standard).toBe(true);
+    const { request, notification } = await favouritePushed();
+    expect(request.headers).toMatchObject({
+      'content-encoding': 'aes128gcm',
+      'content-type': 'application/octet-stream',
+      ttl: String(PUSH_TTL_SECONDS),
+      urgency: 'normal',
+    });
+    expect(request.headers).not.toHaveProperty('encryption');
+    expect(request.headers).not.toHaveProperty('crypto-key');
+    expect(request.headers.authorization).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${VAPID.publicKey}$`));
+    const raw = receiver.decrypt(request);
+    // The RFC 8188 header (salt, record size, the sender's key), the delimiter and the tag.
+    expect(request.body.length).toBe(86 + Buffer.byteLength(raw) + 1 + 16);
+    expect(raw).toContain(`"notification_id":${notification.id},`);
+    expect(payloadOf(raw)).toEqual(favouritePayload());
+    const { scheme, claims, key } = receiver.vapid(request);
+    expect(scheme).toBe('vapid');
+    expect(key).toBe(sub.server_key);
+    expect(claims.aud).toBe(receiver.origin);
+    expect(claims.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
+  });
+
+  it('the receiver is a real check: a body decrypted as the other encoding, or a VAPID key that did not sign, fails', async () => {
+    await subscribe(alice.token, { favourite: true });
+    const { request } = await favouritePushed();
+    expect(() => receiver.decrypt({ ...request, headers: { ...request.headers, 'content-encoding': 'aes128gcm' } })).toThrow();
+    const other = webpush.generateVAPIDKeys().publicKey;
+    const forged = { ...request, headers: { ...request.headers, 'crypto-key': `${String(request.headers['crypto-key']).split(';')[0]};p256ecdsa=${other}` } };
+    expect(() => receiver.vapid(forged)).toThrow('does not verify');
+  });
+
+  it('a subscription that PUT asked to switch keeps its encoding (only a new POST sets `standard`)', async () => {
+    await subscribe(alice.token, { favourite: true }, { standard: true });
+    const put = await call(updateHandler, { method: 'PUT', path: '/api/v1/push/subscription', token: alice.token, json: { subscription: { standard: false }, data: { alerts: { favourite: true } } } });
+    expect(put).toMatchObject({ status: 200, body: { standard: true } });
+    const { request } = await favouritePushed();
+    expect(request.headers['content-encoding']).toBe('aes128gcm');
+    expect(payloadOf(receiver.decrypt(request))).toEqual(favouritePayload());
   });
 
   it('each subscription of the recipient gets its own access token; one without the alert gets nothing', async () => {
@@ -312,6 +374,35 @@ describe('what the push service answers', () => {
     } finally {
       await carolReceiver.close();
     }
+  });
+});
+
+describe('each encoding\'s payload limit: what fits a 4096-byte body (RFC 8030), counted in bytes', () => {
+  it.each<[boolean, 'aesgcm' | 'aes128gcm', number]>([
+    [false, 'aesgcm', 4078],
+    [true, 'aes128gcm', 3993],
+  ])('standard %s (%s): %i bytes go out as a body of exactly 4096; one byte more is not sent', async (standard, encoding, limit) => {
+    expect(MAX_PAYLOAD_BYTES[encoding]).toBe(limit);
+    const target = { endpoint: receiver.endpoint, ...receiver.keys, standard };
+    // A two-byte character last: the limit is in bytes, not characters.
+    const fits = `${'x'.repeat(limit - 2)}é`;
+    expect(await sendPush(target, fits, VAPID, 'mailto:admin@social.example')).toMatchObject({ kind: 'delivered', attempts: 1 });
+    const request = receiver.received[0]!;
+    expect(request.headers['content-encoding']).toBe(encoding);
+    expect(request.body.length).toBe(MAX_PUSH_BODY);
+    expect(receiver.decrypt(request)).toBe(fits);
+
+    const over = `${'x'.repeat(limit - 1)}é`;
+    expect(await sendPush(target, over, VAPID, 'mailto:admin@social.example')).toMatchObject({ kind: 'failed', transient: false, attempts: 0 });
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('a payload that fits aesgcm but not aes128gcm goes only to the legacy subscription', async () => {
+    const payload = 'x'.repeat(4000);
+    expect(await sendPush({ endpoint: receiver.endpoint, ...receiver.keys, standard: false }, payload, VAPID, 'mailto:admin@social.example')).toMatchObject({ kind: 'delivered' });
+    expect(receiver.decrypt(receiver.received[0]!)).toBe(payload);
+    expect(await sendPush({ endpoint: receiver.endpoint, ...receiver.keys, standard: true }, payload, VAPID, 'mailto:admin@social.example')).toMatchObject({ kind: 'failed', transient: false });
+    expect(receiver.received).toHaveLength(1);
   });
 });
 

@@ -38,14 +38,14 @@ registerInlineWorker('fanout', ignore);
 registerInlineWorker('notify', ignore);
 registerInlineWorker('deliver', ignore);
 
-/** The files asked for (an actor's save also asks for its featured collection, which is not this file's subject). */
+/** The files asked for (an actor's save also asks for its featured collection, and a thread for its replies: not this file's subject). */
 const requested: RemoteFileMessage[] = [];
 /** false: requests are only recorded (to run them later, or to show the inbox path fetches nothing). */
 let copyAtOnce = true;
 registerInlineWorker('remoteMedia', async (event: SQSEvent) => {
   for (const r of event.Records) {
     const message = JSON.parse(r.body) as RemoteMediaMessage;
-    if (message.kind !== 'featured') requested.push(message);
+    if (message.kind !== 'featured' && message.kind !== 'replies') requested.push(message);
   }
   return copyAtOnce ? remoteMediaWorker(event) : { batchItemFailures: [] };
 });

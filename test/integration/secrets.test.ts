@@ -186,8 +186,31 @@ describe('a deployed stage (SECRETS_PATH set)', () => {
     expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(404), ...Array(5).fill(200), ...Array(5).fill(200)]);
     expect(callsFor(path)).toBe(1);
     expect(getParametersCalls.find((names) => names[0]?.startsWith(`${path}/`))?.sort()).toEqual(
-      [`${path}/origin-secret`, `${path}/public-url`, `${path}/secret-key-base`, `${path}/vapid-private-key`, `${path}/vapid-public-key`],
+      [
+        `${path}/deepl-api-key`,
+        `${path}/libre-translate-api-key`,
+        `${path}/origin-secret`,
+        `${path}/public-url`,
+        `${path}/secret-key-base`,
+        `${path}/vapid-private-key`,
+        `${path}/vapid-public-key`,
+      ],
     );
+  });
+
+  it('turns translation on with a DeepL key stored in SSM, read in the same call; without one it stays off', async () => {
+    const off = freshPath();
+    await storeSecrets(off);
+    deployedStage(off);
+    expect((await call(instanceHandler, { path: '/api/v2/instance' })).body.configuration.translation).toEqual({ enabled: false });
+
+    const on = freshPath();
+    await storeSecrets(on);
+    await putParameter(`${on}/deepl-api-key`, `key-${randomUUID()}:fx`);
+    deployedStage(on);
+    expect((await call(instanceHandler, { path: '/api/v2/instance' })).body.configuration.translation).toEqual({ enabled: true });
+    expect(callsFor(on)).toBe(1);
+    expect(process.env.DEEPL_API_KEY).toBeUndefined();
   });
 
   it('serves at the URL its stack published (public-url, read in the same call) when BASE_URL is not set, and needs it then', async () => {

@@ -1,8 +1,12 @@
 // A Web Push receiver on loopback, standing in for a browser's push service
-// and the browser behind it: it holds a real P-256 key pair and auth secret,
-// records each request, answers the statuses a test queues, decrypts bodies
-// per RFC 8291 / RFC 8188 (aes128gcm) with node:crypto alone, and checks the
-// RFC 8292 VAPID Authorization header.
+// and the client behind it: it holds a real P-256 key pair and auth secret,
+// records each request, answers the statuses a test queues, and decrypts
+// bodies with node:crypto alone, by their Content-Encoding as a client does:
+// RFC 8291 / RFC 8188 aes128gcm (a `standard` subscription), or the legacy
+// aesgcm of draft-ietf-webpush-encryption-04 (salt and sender key in the
+// Encryption and Crypto-Key headers) that Ice Cubes and Mastodon's Android app
+// decrypt. It checks VAPID in both forms: RFC 8292 `vapid t=, k=`, and the
+// draft's `WebPush <JWT>` with the key as `Crypto-Key: p256ecdsa=`.
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +23,17 @@ export type PushReceiver = {
   answer: (...statuses: (number | { status: number; headers: Record<string, string> })[]) => void;
   /** Resolves with the nth request (1-based) once it has arrived. */
   request: (nth: number, timeoutMs?: number) => Promise<PushRequest>;
-  decrypt: (body: Buffer) => string;
+  /**
+   * The plaintext of a request this receiver got, decrypted by its
+   * Content-Encoding. A bare body must be one of `received`'s (aesgcm needs
+   * the request's headers).
+   */
+  decrypt: (request: PushRequest | Buffer) => string;
+  /**
+   * The request's VAPID, either form, checked as a push service checks it:
+   * signed by the key it names, for this receiver's origin, expiring within 24 hours.
+   */
+  vapid: (request: PushRequest) => VerifiedVapid;
   close: () => Promise<void>;
 };
 
@@ -49,24 +63,106 @@ export function decryptAes128gcm(body: Buffer, receiverPrivate: ReturnType<typeo
   return padded.subarray(0, end).toString('utf8');
 }
 
-export type VapidClaims = { aud: string; exp: number; sub: string };
+/**
+ * The parameters of a header like `Crypto-Key: dh=...;p256ecdsa=...` or
+ * `Encryption: salt=...;rs=...` (entries split by `,` or `;`, values maybe
+ * quoted); the first of each name.
+ */
+export function headerParams(value: string | string[] | undefined): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const part of (Array.isArray(value) ? value.join(',') : value ?? '').split(/[;,]/)) {
+    const match = /^\s*([\w-]+)\s*=\s*"?([^"]*)"?\s*$/.exec(part);
+    if (match && !params.has(match[1]!.toLowerCase())) params.set(match[1]!.toLowerCase(), match[2]!);
+  }
+  return params;
+}
 
-/** Checks `vapid t=<JWT>, k=<key>`: an ES256 JWT signed by `k`; answers the claims and the key. */
-export function verifyVapid(authorization: string | undefined): { claims: VapidClaims; key: string } {
-  const match = /^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/.exec(authorization ?? '');
-  if (!match) throw new Error(`not a VAPID Authorization header: ${authorization}`);
-  const [header, payload, signature] = match[1]!.split('.') as [string, string, string];
-  const key = match[2]!;
+/**
+ * The receiver's side of aesgcm (draft-ietf-webpush-encryption-04 with
+ * draft-ietf-httpbis-encryption-encoding-03): the sender's key from
+ * `Crypto-Key: dh=`, the salt (and record size) from `Encryption:`; the
+ * ECDH secret is mixed with the auth secret ("Content-Encoding: auth"), then
+ * the key and nonce come from it and the salt, with a context naming both
+ * public keys; each record is a 2-byte padding length, the padding, the data.
+ */
+export function decryptAesgcm(body: Buffer, headers: IncomingHttpHeaders, receiverPrivate: ReturnType<typeof createECDH>, authSecret: Buffer): string {
+  const dh = headerParams(headers['crypto-key']).get('dh');
+  const encryption = headerParams(headers.encryption);
+  const salt = encryption.get('salt');
+  if (!dh) throw new Error(`no dh= in Crypto-Key: ${headers['crypto-key']}`);
+  if (!salt) throw new Error(`no salt= in Encryption: ${headers.encryption}`);
+  const senderPublic = Buffer.from(dh, 'base64url');
+  const saltBytes = Buffer.from(salt, 'base64url');
+  if (senderPublic.length !== 65) throw new Error(`dh is not an uncompressed P-256 point (${senderPublic.length} bytes)`);
+  if (saltBytes.length !== 16) throw new Error(`salt is ${saltBytes.length} bytes, not 16`);
+  const recordSize = Number(encryption.get('rs') ?? 4096);
+
+  const receiverPublic = receiverPrivate.getPublicKey();
+  const lengthPrefixed = (key: Buffer) => Buffer.concat([Buffer.from([0, key.length]), key]);
+  const context = Buffer.concat([Buffer.from('P-256\0'), lengthPrefixed(receiverPublic), lengthPrefixed(senderPublic)]);
+  const ikm = hkdf(receiverPrivate.computeSecret(senderPublic), authSecret, 'Content-Encoding: auth\0', 32);
+  const cek = hkdf(ikm, saltBytes, Buffer.concat([Buffer.from('Content-Encoding: aesgcm\0'), context]), 16);
+  const baseNonce = hkdf(ikm, saltBytes, Buffer.concat([Buffer.from('Content-Encoding: nonce\0'), context]), 12);
+
+  const plaintext: Buffer[] = [];
+  // A ciphertext record is rs bytes of plaintext (padding included) and the 16-byte tag.
+  for (let offset = 0, counter = 0; offset < body.length; offset += recordSize + 16, counter++) {
+    const record = body.subarray(offset, offset + recordSize + 16);
+    if (record.length <= 16) throw new Error('a record too short for its tag');
+    const nonce = Buffer.from(baseNonce);
+    // The record's sequence number XORed into the nonce's low bytes (records here are few: 32 bits suffice).
+    nonce.writeUInt32BE((nonce.readUInt32BE(8) ^ counter) >>> 0, 8);
+    const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
+    decipher.setAuthTag(record.subarray(record.length - 16));
+    const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
+    const padLength = padded.readUInt16BE(0);
+    if (2 + padLength > padded.length || padded.subarray(2, 2 + padLength).some((b) => b !== 0)) throw new Error('bad padding');
+    plaintext.push(padded.subarray(2 + padLength));
+  }
+  return Buffer.concat(plaintext).toString('utf8');
+}
+
+export type VapidClaims = { aud: string; exp: number; sub: string };
+export type VerifiedVapid = {
+  /** `vapid`: RFC 8292 (`vapid t=, k=`); `webpush`: the draft's `WebPush <JWT>` with `Crypto-Key: p256ecdsa=`. */
+  scheme: 'vapid' | 'webpush';
+  claims: VapidClaims;
+  /** The signing key, base64url, as the request names it. */
+  key: string;
+};
+
+/** Checks a request's VAPID, either form: an ES256 JWT signed by the key the request names; answers the claims and the key. */
+export function verifyVapid(headers: IncomingHttpHeaders): VerifiedVapid {
+  const authorization = headers.authorization ?? '';
+  let scheme: VerifiedVapid['scheme'];
+  let jwt: string | undefined;
+  let key: string | undefined;
+  if (/^vapid /i.test(authorization)) {
+    scheme = 'vapid';
+    const params = headerParams(authorization.slice('vapid '.length));
+    jwt = params.get('t');
+    key = params.get('k');
+  } else if (/^WebPush /i.test(authorization)) {
+    scheme = 'webpush';
+    jwt = authorization.slice('WebPush '.length).trim();
+    key = headerParams(headers['crypto-key']).get('p256ecdsa');
+  } else {
+    throw new Error(`not a VAPID Authorization header: ${authorization}`);
+  }
+  if (!jwt || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(jwt)) throw new Error(`no JWT in ${authorization}`);
+  if (!key) throw new Error(scheme === 'vapid' ? `no k= in ${authorization}` : `no p256ecdsa= in Crypto-Key: ${headers['crypto-key']}`);
+  const [header, payload, signature] = jwt.split('.') as [string, string, string];
   const point = Buffer.from(key, 'base64url');
+  if (point.length !== 65 || point[0] !== 4) throw new Error(`the VAPID key is not an uncompressed P-256 point: ${key}`);
   const publicKey = createPublicKey({
     key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
     format: 'jwk',
   });
   const signed = verify('sha256', Buffer.from(`${header}.${payload}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
-  if (!signed) throw new Error('VAPID JWT signature does not verify with k');
+  if (!signed) throw new Error('VAPID JWT signature does not verify with the key the request names');
   const alg = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')).alg;
   if (alg !== 'ES256') throw new Error(`VAPID JWT alg ${alg}`);
-  return { claims: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')), key };
+  return { scheme, claims: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')), key };
 }
 
 export async function pushReceiver(): Promise<PushReceiver> {
@@ -106,7 +202,23 @@ export async function pushReceiver(): Promise<PushReceiver> {
             const timer = setTimeout(() => reject(new Error(`push request ${nth} did not arrive within ${timeoutMs} ms`)), timeoutMs);
             waiters.push({ nth, resolve: (r) => (clearTimeout(timer), resolve(r)) });
           }),
-    decrypt: (body) => decryptAes128gcm(body, ecdh, auth),
+    decrypt: (input) => {
+      const request = Buffer.isBuffer(input) ? received.find((r) => r.body === input) : input;
+      if (!request) throw new Error('not the body of a request this receiver got: pass the request');
+      const encoding = request.headers['content-encoding'];
+      if (encoding === 'aes128gcm') return decryptAes128gcm(request.body, ecdh, auth);
+      if (encoding === 'aesgcm') return decryptAesgcm(request.body, request.headers, ecdh, auth);
+      throw new Error(`Content-Encoding ${encoding}: neither aes128gcm nor aesgcm`);
+    },
+    vapid: (request) => {
+      const verified = verifyVapid(request.headers);
+      const { aud, exp, sub } = verified.claims;
+      if (aud !== origin) throw new Error(`VAPID aud ${aud}, not this push service's origin ${origin}`);
+      const now = Date.now() / 1000;
+      if (!(typeof exp === 'number' && exp > now && exp <= now + 24 * 3600)) throw new Error(`VAPID exp ${exp} is not within the next 24 hours`);
+      if (typeof sub !== 'string' || !/^(mailto|https):/.test(sub)) throw new Error(`VAPID sub ${sub} is no mailto: or https: contact`);
+      return verified;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
