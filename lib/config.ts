@@ -5,6 +5,12 @@ const env = (name: string, fallback: string): string => {
   return value === undefined || value === '' ? fallback : value;
 };
 
+/** A setting that is a number of minutes or the like: `fallback` when it is not a finite number at least 0. */
+const nonNegative = (value: string, fallback: number): number => {
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+
 /**
  * The stage is never guessed. Defaulting to `local` once let the operator CLI, run against a real table
  * without STAGE, seal a new account's federation key with the public development secret (lib/secrets.ts)
@@ -108,6 +114,12 @@ export const config = {
     const batch = Number(env('RATE_TALLY_BATCH', '10'));
     return Number.isInteger(batch) && batch >= 1 ? batch : 10;
   },
+  /**
+   * When a remote thread's replies are asked of its servers (lib/statuses/replies_refresh.ts), as Mastodon's
+   * FETCH_REPLIES_INITIAL_WAIT_MINUTES (5) and FETCH_REPLIES_COOLDOWN_MINUTES (15).
+   */
+  get fetchRepliesInitialWaitMinutes() { return nonNegative(env('FETCH_REPLIES_INITIAL_WAIT_MINUTES', '5'), 5); },
+  get fetchRepliesCooldownMinutes() { return nonNegative(env('FETCH_REPLIES_COOLDOWN_MINUTES', '15'), 15); },
   /**
    * Machine translation of statuses, named as Mastodon's settings (its TranslationService): DeepL when its API
    * key is set (DEEPL_PLAN `free`, the default, or `pro`: which DeepL API host), else LibreTranslate when

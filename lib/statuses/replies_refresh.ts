@@ -1,8 +1,8 @@
 // Opening the thread of a remote status asks its server for the replies we lack (Mastodon 4.5): the context answer
 // carries `Mastodon-Async-Refresh` naming the refresh a client may poll (GET /api/v1_alpha/async_refreshes/:id) and
 // then read the context again. As Mastodon's Status#should_fetch_replies?: only for a viewer who is logged in, a
-// remote public or unlisted status at least FETCH_REPLIES_INITIAL_WAIT_MINUTES old, whose replies were not asked for
-// within FETCH_REPLIES_COOLDOWN_MINUTES. One viewer's request starts it (a conditional update of the status), the
+// remote public or unlisted status at least config.fetchRepliesInitialWaitMinutes old (5), whose replies were not asked
+// for within config.fetchRepliesCooldownMinutes (15). One viewer's request starts it (a conditional update of the status), the
 // others opening the thread meanwhile are told of the same refresh; the fetching itself is the remoteMedia queue's
 // (lib/federation/replies.ts).
 //
@@ -11,14 +11,12 @@
 // it starts one.
 import type { Account } from '../db/accounts';
 import { asyncRefreshById, createAsyncRefresh, finishAsyncRefresh, type AsyncRefresh } from '../db/async_refreshes';
+import { config } from '../config';
 import { claimRepliesFetch, isRemoteStatus, type Status } from '../db/statuses';
 import { secretToken } from '../ids';
 import { log } from '../log';
 import { enqueue } from '../queue';
 
-/** Mastodon's defaults (FETCH_REPLIES_INITIAL_WAIT_MINUTES, FETCH_REPLIES_COOLDOWN_MINUTES). */
-export const FETCH_REPLIES_INITIAL_WAIT_MINUTES = 5;
-export const FETCH_REPLIES_COOLDOWN_MINUTES = 15;
 /** What the header tells a client to wait between polls, as Mastodon's default. */
 export const REFRESH_RETRY_SECONDS = 3;
 
@@ -27,8 +25,8 @@ const minutesAgo = (minutes: number, now: number) => new Date(now - minutes * 60
 /** Mastodon's Status#should_fetch_replies?, for a status as read. */
 export function shouldFetchReplies(status: Status, now = Date.now()): boolean {
   if (!isRemoteStatus(status) || (status.visibility !== 'public' && status.visibility !== 'unlisted')) return false;
-  if (status.createdAt > minutesAgo(FETCH_REPLIES_INITIAL_WAIT_MINUTES, now)) return false;
-  return status.fetchedRepliesAt === undefined || status.fetchedRepliesAt <= minutesAgo(FETCH_REPLIES_COOLDOWN_MINUTES, now);
+  if (status.createdAt > minutesAgo(config.fetchRepliesInitialWaitMinutes, now)) return false;
+  return status.fetchedRepliesAt === undefined || status.fetchedRepliesAt <= minutesAgo(config.fetchRepliesCooldownMinutes, now);
 }
 
 /** The refresh a viewer of the thread is to be told of: one running already, or one started now; none otherwise. */
@@ -36,12 +34,12 @@ export async function repliesRefreshFor(status: Status, viewer: Account | undefi
   if (!viewer || !isRemoteStatus(status)) return undefined;
   if (!shouldFetchReplies(status, now)) {
     // Within the cooldown: the refresh that started it may still run.
-    if (!status.repliesRefreshId || status.fetchedRepliesAt === undefined || status.fetchedRepliesAt <= minutesAgo(FETCH_REPLIES_COOLDOWN_MINUTES, now)) return undefined;
+    if (!status.repliesRefreshId || status.fetchedRepliesAt === undefined || status.fetchedRepliesAt <= minutesAgo(config.fetchRepliesCooldownMinutes, now)) return undefined;
     const running = await asyncRefreshById(status.repliesRefreshId);
     return running?.status === 'running' ? running : undefined;
   }
   const id = secretToken(18);
-  if (!(await claimRepliesFetch(status.id, id, new Date(now).toISOString(), minutesAgo(FETCH_REPLIES_COOLDOWN_MINUTES, now)))) return undefined;
+  if (!(await claimRepliesFetch(status.id, id, new Date(now).toISOString(), minutesAgo(config.fetchRepliesCooldownMinutes, now)))) return undefined;
   const refresh = await createAsyncRefresh(id);
   try {
     await enqueue('remoteMedia', { kind: 'replies', statusId: status.id, refreshId: id });

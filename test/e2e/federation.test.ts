@@ -72,7 +72,8 @@ describe('two servers of ours: a@alpha.test and b@beta.test', () => {
   const home = () => a.client.v1.timelines.home.list({ limit: 40 });
 
   beforeAll(async () => {
-    [alpha, beta] = await startBoth([ALPHA, BETA]);
+    // A thread's missing replies are fetched when it is opened (Mastodon 4.5), here without waiting the 5 minutes.
+    [alpha, beta] = await startBoth([ALPHA, BETA], { FETCH_REPLIES_INITIAL_WAIT_MINUTES: '0' });
     process.stdout.write(`alpha.test answered in ${(alpha.startupMs / 1000).toFixed(1)} s, beta.test in ${(beta.startupMs / 1000).toFixed(1)} s\n`);
     [a, b] = await Promise.all([newUser(alpha.baseUrl, 'a'), newUser(beta.baseUrl, 'b')]);
   }, 240_000);
@@ -254,6 +255,33 @@ describe('two servers of ours: a@alpha.test and b@beta.test', () => {
       return list.find((n) => n.status?.uri === reply.uri);
     }, 'b\'s mention notification on beta', HOP_MS);
     expect(notified.account.acct).toBe(aAcct());
+  }, STEP_MS);
+
+  it('a reply alpha never received reaches a when a opens the thread: alpha asks beta for it (Mastodon-Async-Refresh)', async () => {
+    const parent = need(publicOnAlpha, 'b\'s public post on alpha');
+    // Nobody on alpha follows c, so c's reply is never delivered there.
+    const c = await newUser(need(beta, 'beta').baseUrl, 'c');
+    const unseen = await c.client.v1.statuses.create({ status: 'A reply from someone alpha does not know', inReplyToId: posts.public!.id, visibility: 'public' });
+    const contextOnAlpha = () => fetch(`${need(alpha, 'alpha').baseUrl}/api/v1/statuses/${parent.id}/context`, { headers: { authorization: `Bearer ${a.token}` } });
+
+    const opened = await contextOnAlpha();
+    expect(opened.status).toBe(200);
+    expect(((await opened.json()) as { descendants: { uri: string }[] }).descendants.map((s) => s.uri)).not.toContain(unseen.uri);
+    const header = opened.headers.get('mastodon-async-refresh') ?? '';
+    const refreshId = /^id="([^"]+)", retry=3, result_count=0$/.exec(header)?.[1];
+    expect(refreshId).toBeDefined();
+
+    const finished = await eventually(async () => {
+      const res = await fetch(`${need(alpha, 'alpha').baseUrl}/api/v1_alpha/async_refreshes/${refreshId}`, { headers: { authorization: `Bearer ${a.token}` } });
+      const body = (await res.json()) as { async_refresh: { status: string; result_count: number } };
+      return body.async_refresh.status === 'finished' && body.async_refresh;
+    }, 'the refresh finished on alpha', HOP_MS);
+    expect(finished.result_count).toBeGreaterThanOrEqual(1);
+
+    const context = await a.client.v1.statuses.$select(parent.id).context.fetch();
+    const fetched = byUri(context.descendants, unseen.uri);
+    expect(fetched?.account.acct).toBe(`${c.me.username}@${BETA.publicHost}`);
+    expect(fetched?.inReplyToId).toBe(parent.id);
   }, STEP_MS);
 
   it('b deletes a post; it disappears for a', async () => {

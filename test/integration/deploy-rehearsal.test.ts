@@ -313,6 +313,8 @@ describe('serverless package --stage prod', () => {
       SECRETS_PATH: '/tootless/prod',
       SECRET_KEY_BASE: '',
       VAPID_PRIVATE_KEY: '',
+      DEEPL_API_KEY: '',
+      LIBRE_TRANSLATE_API_KEY: '',
     });
     // Frames go to the WebSocket API's own execute-api endpoint, whatever public host STREAMING_URL names.
     expect(vars.STREAMING_MANAGEMENT_URL).toEqual({
