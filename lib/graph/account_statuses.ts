@@ -16,6 +16,8 @@ export const accountStatusesQuery = pageQuery(20, 40).extend({
   only_media: booleanish.default(false),
   exclude_replies: booleanish.default(false),
   exclude_reblogs: booleanish.default(false),
+  /** Mastodon 4.6: leave out the author's private mentions (which only the author and those mentioned see anyway). */
+  exclude_direct: booleanish.default(false),
   pinned: booleanish.default(false),
   tagged: text(200).optional().transform((t) => (t === undefined ? undefined : normalizeTag(t.replace(/^#/, '')))),
 });
@@ -41,14 +43,15 @@ export async function accountStatuses(accountId: string, viewer: Account | undef
     excludeReblogs: input.exclude_reblogs,
     tagged: input.tagged === '' ? undefined : input.tagged,
   };
+  const shown = (items: Status[]) => visibleTo(viewer, input.exclude_direct ? items.filter((s) => s.visibility !== 'direct') : items, 'account');
   let statuses: Status[];
   if (input.pinned) {
     const ids = await pinnedStatusIds(account.id, page);
     const byId = await statusesByIds(ids);
     const pinned = ids.flatMap((id) => byId.get(id) ?? []).filter((s) => s.accountId === account.id).filter(passes(filters));
-    statuses = await visibleTo(viewer, pinned, 'account');
+    statuses = await shown(pinned);
   } else {
-    statuses = await accountStatusesPage(account.id, page, filters, (items) => visibleTo(viewer, items, 'account'));
+    statuses = await accountStatusesPage(account.id, page, filters, shown);
   }
   return { statuses, newest: statuses[0]?.id, oldest: statuses.at(-1)?.id };
 }

@@ -70,6 +70,14 @@ describe('GET /api/v1/accounts/:id/statuses', () => {
     expect(ids(asAuthor.body)).toEqual(newestFirst([...publicOnes(), privateOne, directOne, directToStranger]));
   });
 
+  it('leaves out the private mentions with exclude_direct (Mastodon 4.6), for the author and for those mentioned', async () => {
+    const asAuthor = await statuses(author.account.id, { exclude_direct: 'true' }, author.token);
+    expect(ids(asAuthor.body)).toEqual(newestFirst([...publicOnes(), privateOne]));
+    const asStranger = await statuses(author.account.id, { exclude_direct: '1' }, stranger.token);
+    expect(ids(asStranger.body)).toEqual(newestFirst(publicOnes()));
+    expect(ids((await statuses(author.account.id, { exclude_direct: 'false' }, stranger.token)).body)).toEqual(newestFirst([...publicOnes(), directToStranger]));
+  });
+
   it.each([
     ['only_media', { only_media: 'true' }, () => [withMedia]],
     ['exclude_replies (self-replies stay)', { exclude_replies: 'true' }, () => [plain, withMedia, selfReply, tagged, reblog]],
