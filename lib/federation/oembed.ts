@@ -2,11 +2,9 @@
 // the status page (`/@user/:id`) or the Note (`/users/user/statuses/:id`) names it, answered when anyone may
 // read the status (public or unlisted, its author not suspended).
 //
-// The html: Mastodon 4.4 sends a <blockquote class="mastodon-embed"> linking to the status, which its embed.js
-// replaces with an iframe of `/@user/:id/embed`. This server has neither that embed page nor embed.js, and its
-// status page refuses to be framed (`frame-ancestors 'none'`, lib/federation/pages.ts), so an iframe of either
-// would show nothing: the html is the blockquote and its link to the status page alone, what Mastodon's embed
-// shows before (or without) its script.
+// The html: an iframe of the status's embed page (`/@user/:id/embed`, ./pages.ts statusEmbedPage), which any site
+// may frame and which runs nothing. Mastodon 4.4 sends a <blockquote> that its embed.js turns into the same iframe;
+// this server serves no script for other sites to load, so the iframe is given at once, as Mastodon did before 4.3.
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
@@ -62,11 +60,10 @@ export async function oembedOf(url: string, size: { maxwidth?: number; maxheight
 
 function renderOEmbed(status: Status, author: Account, width: number, height: number | null): OEmbed {
   const name = author.displayName.trim() === '' ? author.username : author.displayName;
-  const link = apUrls.statusPage(author.username, status.id);
+  const embed = `${apUrls.statusPage(author.username, status.id)}/embed`;
   const html =
-    `<blockquote class="mastodon-embed" style="max-width: 540px; min-width: 270px; margin: 0; padding: 0;">` +
-    `<a href="${escapeHtml(link)}" target="_blank">Post by @${escapeHtml(author.username)}@${escapeHtml(config.domain)}</a>` +
-    `</blockquote>`;
+    `<iframe src="${escapeHtml(embed)}" class="mastodon-embed" style="max-width: 100%; border: 0" width="${width}"` +
+    `${height !== null ? ` height="${height}"` : ''} allowfullscreen="allowfullscreen" title="Post by @${escapeHtml(author.username)}@${escapeHtml(config.domain)}"></iframe>`;
   return {
     type: 'rich',
     version: '1.0',

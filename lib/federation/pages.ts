@@ -5,7 +5,7 @@
 import { config } from '../config';
 import type { Account } from '../db/accounts';
 import type { Status } from '../db/statuses';
-import { html, type Reply } from '../http';
+import { html, raw, type Reply } from '../http';
 import { mediaUrl } from '../media/storage';
 import { escapeHtml } from '../text/html';
 import { apUrls } from './urls';
@@ -86,4 +86,28 @@ export function statusPage(status: Status, author: Account): Reply {
 ${statusArticle(status, author)}
 <p><a href="${escapeHtml(apUrls.profile(author.username))}">More from ${escapeHtml(nameOf(author))}</a></p>`;
   return pageReply(layout(`${nameOf(author)}: ${status.spoilerText || status.text.slice(0, 60)}`, apUrls.status(author.username, status.id), body));
+}
+
+/**
+ * A status as other sites embed it (`/@user/:id/embed`, what an oEmbed's iframe shows: ./oembed.ts): the status
+ * alone, under its author, for any page to frame. Nothing in it runs (no script may load), so being framed lends a
+ * framing page nothing to click through; its links open the status here.
+ */
+export function statusEmbedPage(status: Status, author: Account): Reply {
+  const body = `${accountHeader(author)}
+${statusArticle(status, author)}`;
+  const page = layout(`${nameOf(author)}: ${status.spoilerText || status.text.slice(0, 60)}`, apUrls.status(author.username, status.id), body)
+    .replace('<head>', '<head>\n<base target="_blank">');
+  let mediaOrigin = '';
+  try {
+    mediaOrigin = ` ${new URL(config.mediaUrl).origin}`;
+  } catch {
+    // no media host configured: images from this origin only
+  }
+  return raw(page, 'text/html; charset=utf-8', 200, {
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:${mediaOrigin}; frame-ancestors *`,
+    'Cache-Control': 'public, max-age=60',
+    'Referrer-Policy': 'same-origin',
+    Vary: 'Accept',
+  });
 }

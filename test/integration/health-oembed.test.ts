@@ -1,5 +1,6 @@
 // GET /health (Mastodon's HealthController: `OK` as text) and GET /api/oembed (Mastodon's Api::OEmbedController
 // and OEmbedSerializer: the oEmbed of a local status URL anyone may read, 404 for any other URL).
+import { handler as embedPage } from '../../functions/activitypub/profile_status_embed';
 import { handler as health } from '../../functions/system/health';
 import { handler as oembed } from '../../functions/system/oembed';
 import { updateAccount } from '../../lib/db/accounts';
@@ -50,11 +51,29 @@ describe('GET /api/oembed', () => {
       width: 400,
       height: null,
     });
-    // The html links to the status page (which exists here and may be read by anyone), escaped.
-    expect(res.body.html).toContain('class="mastodon-embed"');
-    expect(res.body.html).toContain(`href="https://social.example/@embedded_ann/${status.id}"`);
-    expect(res.body.html).toContain('Post by @embedded_ann@social.example');
-    expect(res.body.html).not.toContain('<Embed>');
+    // The html frames the status's embed page (which exists here and may be read by anyone), escaped.
+    expect(res.body.html).toBe(
+      `<iframe src="https://social.example/@embedded_ann/${status.id}/embed" class="mastodon-embed" style="max-width: 100%; border: 0" width="400" allowfullscreen="allowfullscreen" title="Post by @embedded_ann@social.example"></iframe>`,
+    );
+
+    // That page shows the status, may be framed by any site, and runs nothing.
+    const page = await call(embedPage, { path: `/@embedded_ann/${status.id}/embed`, pathParameters: { handle: '@embedded_ann', id: status.id }, headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('hello embed');
+    expect(page.text).toContain('Ann &lt;Embed&gt;');
+    expect(page.text).not.toContain('<script');
+    expect(page.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('serves no embed page for a status others may not read, nor for a path that is no status', async () => {
+    const priv = await aPostedStatus(author.account, { visibility: 'private' });
+    const page = (handle: string, id: string) => call(embedPage, { path: `/${handle}/${id}/embed`, pathParameters: { handle, id }, headers: { accept: 'text/html' } });
+    expect((await page('@embedded_ann', priv.id)).status).toBe(404);
+    expect((await page('@embedded_ann', '12345')).status).toBe(404);
+    expect((await page('api', 'v1')).status).toBe(404);
   });
 
   it('takes the Note URL, an unlisted status, and maxwidth / maxheight', async () => {
@@ -62,6 +81,7 @@ describe('GET /api/oembed', () => {
     const res = await embed({ url: `https://social.example/users/embedded_ann/statuses/${status.id}`, maxwidth: '320', maxheight: '200' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ width: 320, height: 200, author_name: 'Ann <Embed>' });
+    expect(res.body.html).toContain('width="320" height="200"');
   });
 
   it('falls back to the username when there is no display name', async () => {
