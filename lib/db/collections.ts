@@ -161,3 +161,17 @@ export async function featuredInEntries(accountId: string, offset: number, limit
   );
   return { entries: page.items.slice(offset, offset + limit), more: page.items.length > offset + limit };
 }
+
+const anyItem = z.record(z.string(), z.unknown());
+
+/** Does `accountId` block `targetId` (one way, one exact read)? What CollectionPolicy#show? asks of the owner. */
+export async function blocks(accountId: string, targetId: string): Promise<boolean> {
+  return (await getItem(keys.block(accountId, targetId), anyItem)) !== undefined;
+}
+
+/** Which of `targetIds` the viewer blocks (Collection#items_for leaves them out): batch reads of their block keys. */
+export async function blockedAmong(viewerId: string, targetIds: string[]): Promise<Set<string>> {
+  if (targetIds.length === 0) return new Set();
+  const found = await batchGet(targetIds.map((t) => keys.block(viewerId, t)), anyItem);
+  return new Set(targetIds.filter((t) => found.has(keyString(keys.block(viewerId, t)))));
+}

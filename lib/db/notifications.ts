@@ -11,11 +11,14 @@ import * as keys from './keys';
 import * as gsi1 from './gsi1';
 import { batchWrite, deleteItem, expiresIn, getItem, query, transact, type Item, type TransactItem } from './table';
 
-export const notificationTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'moderation_warning', 'quote', 'quoted_update'] as const;
+export const notificationTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'moderation_warning', 'quote', 'quoted_update', 'added_to_collection', 'collection_update'] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 
 /** Types told to moderators (Mastodon's admin.*): a new local sign-up, a new report (the notification carries its `reportId`). */
 export const staffTypes: readonly NotificationType[] = ['admin.sign_up', 'admin.report'];
+
+/** Types whose notification carries the collection it is about (Mastodon 4.6's `collection_type?`). */
+export const collectionTypes: readonly NotificationType[] = ['added_to_collection', 'collection_update'];
 
 /** Types whose notification carries the status it is about (Mastodon's `status_type?`). */
 export const statusTypes: readonly NotificationType[] = ['mention', 'status', 'reblog', 'favourite', 'poll', 'update', 'quote', 'quoted_update'];
@@ -37,12 +40,19 @@ export const notificationItem = z.object({
   filtered: z.boolean().optional(),
   /** A `moderation_warning`: the strike it tells of (lib/db/strikes.ts). */
   strikeId: z.string().optional(),
+  /** `added_to_collection` and `collection_update` (Mastodon 4.6): the collection they are about. */
+  collectionId: z.string().optional(),
+  /**
+   * What a collection notification stands for, as Mastodon's activity_id: the item for `added_to_collection`, one
+   * id per change for `collection_update` (each change notifies once, however often its message is delivered).
+   */
+  activityId: z.string().optional(),
 });
 export type Notification = z.infer<typeof notificationItem>;
 
 // An admin.report notification is once per report (the same reporter may file several): the report stands in the status's place.
-export const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId'>) =>
-  keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId ?? n.reportId ?? null);
+export const onceKey = (n: Pick<Notification, 'accountId' | 'type' | 'fromAccountId' | 'statusId' | 'reportId' | 'activityId'>) =>
+  keys.notificationOnce(n.accountId, n.type, n.fromAccountId, n.statusId ?? n.reportId ?? n.activityId ?? null);
 
 /**
  * The de-duplication item, which also lists the notification under its sender (GSI1 `NOTIFS_FROM#`): what the purge

@@ -90,25 +90,28 @@ export async function moveQuotesCount(quotedStatusId: string, delta: 1 | -1): Pr
  * transaction: 'changed', or 'unchanged' when either moved meanwhile or the quoting status is gone. The count
  * is the caller's (moveQuotesCount), once it knows it won.
  */
-export async function changeQuoteState(quote: Quote, to: QuoteState): Promise<'changed' | 'unchanged'> {
+export async function changeQuoteState(quote: Quote, to: QuoteState, approval?: { approvalUri: string; activityUri?: string }): Promise<'changed' | 'unchanged'> {
   if (quote.state === to) return 'unchanged';
+  // An approval received over ActivityPub keeps its stamp (and the QuoteRequest it answers) with the state.
+  const stamp = approval ? ', approvalUri = :stamp' + (approval.activityUri ? ', activityUri = :request' : '') : '';
+  const stampValues = approval ? { ':stamp': approval.approvalUri, ...(approval.activityUri ? { ':request': approval.activityUri } : {}) } : {};
   const result = await transact([
     {
       Update: {
         Key: keys.quote(quote.quotedStatusId, quote.statusId),
-        UpdateExpression: 'SET #s = :to',
+        UpdateExpression: `SET #s = :to${stamp}`,
         ConditionExpression: '#s = :from',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':to': to, ':from': quote.state },
+        ExpressionAttributeValues: { ':to': to, ':from': quote.state, ...stampValues },
       },
     },
     {
       Update: {
         Key: keys.status(quote.statusId),
-        UpdateExpression: 'SET #q.#s = :to',
+        UpdateExpression: `SET #q.#s = :to${approval ? ', #q.approvalUri = :stamp' : ''}`,
         ConditionExpression: 'attribute_exists(PK) AND #q.#s = :from AND #q.#qs = :quoted',
         ExpressionAttributeNames: { '#q': 'quote', '#s': 'state', '#qs': 'quotedStatusId' },
-        ExpressionAttributeValues: { ':to': to, ':from': quote.state, ':quoted': quote.quotedStatusId },
+        ExpressionAttributeValues: { ':to': to, ':from': quote.state, ':quoted': quote.quotedStatusId, ...(approval ? { ':stamp': approval.approvalUri } : {}) },
       },
     },
   ]);

@@ -238,6 +238,8 @@ export type RemoteStatusWrite = {
   listed: boolean;
   /** The author as stored: a discoverable one's profile-directory entry moves in the same transaction. */
   author?: Listed;
+  /** The quote it makes of a status we have (lib/db/quotes.ts), written with it; an accepted one counts after. */
+  quote?: Quote;
 };
 
 /** Why a remote status was not written: its id is stored already (another delivery won), or its parent went meanwhile. */
@@ -262,6 +264,7 @@ export async function writeRemoteStatus(w: RemoteStatusWrite): Promise<{ ok: tru
     ...directoryActivityItems(w.author, status.createdAt),
     ...w.media.map(putRemoteMedia),
     ...(w.poll ? [{ Put: { Item: pollRecord(w.poll) } }, { Put: { Item: pollExpiryRecord(w.poll) } }] : []),
+    ...(w.quote ? [putQuote(w.quote)] : []),
   ];
   let parentAt = -1;
   if (status.inReplyToId) {
@@ -280,5 +283,6 @@ export async function writeRemoteStatus(w: RemoteStatusWrite): Promise<{ ok: tru
     throw new Error(`storing remote status ${status.id}: transaction condition failed at ${result.failed.join(',')}`);
   }
   if (entries.length > room) await batchWrite(entries.slice(room));
+  if (w.quote?.state === 'accepted') await moveQuotesCount(w.quote.quotedStatusId, 1);
   return { ok: true };
 }

@@ -33,6 +33,8 @@ export const statusQuote = z.object({
   quotedStatusId: z.string().nullable(),
   quotedAccountId: z.string().nullable(),
   state: z.enum(quoteStates),
+  /** The quoted author's approval stamp (FEP-044f QuoteAuthorization) of a quote of a remote status, once accepted. */
+  approvalUri: z.string().optional(),
 });
 export type StatusQuote = z.infer<typeof statusQuote>;
 

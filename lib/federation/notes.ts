@@ -10,7 +10,8 @@ import type { RemoteEmoji } from '../db/emojis';
 import type { Media } from '../db/media';
 import { remoteAccountByUri, remoteStatusIdByUri } from '../db/remote';
 import { writeSearchIndex } from '../db/search';
-import { localAccountsByUsernames, statusById, type Status, type Visibility } from '../db/statuses';
+import { localAccountsByUsernames, statusById, type QuotePolicy, type Status, type Visibility } from '../db/statuses';
+import type { Quote } from '../db/quotes';
 import { writeRemoteStatus } from '../db/status_writes';
 import { fanoutPageDone } from '../db/timelines';
 import { recordDirectStatus } from '../conversations';
@@ -84,7 +85,37 @@ export type ReadNote = {
   poll: ReadPoll | undefined;
   /** Its server's custom emoji that its text uses (./emoji_tags.ts). */
   emojis: RemoteEmoji[];
+  /** The status it quotes (FEP-044f `quote`, or the older names, or a FEP-e232 link), and its author's approval stamp. */
+  quote: string | undefined;
+  quoteAuthorization: string | undefined;
+  /** Who may quote it, from `interactionPolicy.canQuote.automaticApproval` (none given: nobody, as Mastodon reads it). */
+  quotePolicy: QuotePolicy;
 };
+
+/** The MIME types a FEP-e232 object link names an ActivityStreams document with. */
+const AS_DOCUMENT_TYPES = ['application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"'];
+
+/**
+ * The quoted status a Note names, as Mastodon 4.5 looks for it: FEP-044f's `quote`, then `quoteUrl` (Akkoma),
+ * `quoteUri` (Fedibird), `_misskey_quote`, then the first FEP-e232 Link tag to an ActivityStreams document.
+ */
+function quoteOfNote(note: ApDocument, tags: ApDocument[]): string | undefined {
+  for (const field of ['quote', 'quoteUrl', 'quoteUri', '_misskey_quote'] as const) {
+    const uri = httpUrl(idOf(note[field]));
+    if (uri) return uri;
+  }
+  const link = tags.find((t) => typeOf(t) === 'Link' && typeof t.mediaType === 'string' && AS_DOCUMENT_TYPES.includes(t.mediaType.replace(/\s+/g, ' ')));
+  return link ? httpUrl(link.href) : undefined;
+}
+
+/** The quote policy a Note's `interactionPolicy` gives: everyone, the author's followers, or nobody (its author alone). */
+function quotePolicyOfNote(note: ApDocument, author: Account): QuotePolicy {
+  const canQuote = objectOf(objectOf(note.interactionPolicy)?.canQuote);
+  const automatic = idsOf(canQuote?.automaticApproval);
+  if (automatic.some((id) => isPublicCollection(id))) return 'public';
+  if (author.followersUrl && automatic.includes(author.followersUrl)) return 'followers';
+  return 'nobody';
+}
 
 /**
  * The visibility its addressing gives a Note: public when the public collection is in `to`, unlisted when in
@@ -220,8 +251,13 @@ export function readNote(note: ApDocument, author: Account): ReadNote | undefine
     attachments: asArray(note.attachment).flatMap((a) => attachmentOf(a) ?? []).slice(0, MAX_REMOTE_MEDIA),
     poll: poll === 'none' ? undefined : poll,
     emojis: readEmojiTags(note.tag, [spoilerText, htmlToText(contentHtml)]),
+    quote: boundedId(quoteOfNote(note, tags)),
+    quoteAuthorization: boundedId(httpUrl(idOf(note.quoteAuthorization))),
+    quotePolicy: quotePolicyOfNote(note, author),
   };
 }
+
+const boundedId = (uri: string | undefined) => (uri && uri.length <= MAX_ID_LENGTH ? uri : undefined);
 
 // ---- what the Note names here ----
 
@@ -266,7 +302,7 @@ async function storedNote(uri: string): Promise<Status | 'gone' | undefined> {
   return (await statusById(id, true)) ?? 'gone';
 }
 
-function statusOf(read: ReadNote, author: Account, parent: Status | undefined, mentions: Mention[], media: Media[], id: string): Status {
+function statusOf(read: ReadNote, author: Account, parent: Status | undefined, mentions: Mention[], media: Media[], id: string, quote?: Quote): Status {
   return {
     id,
     uri: read.uri,
@@ -297,6 +333,30 @@ function statusOf(read: ReadNote, author: Account, parent: Status | undefined, m
     favouritesCount: 0,
     editedAt: null,
     emojis: read.emojis,
+    quoteApprovalPolicy: read.quotePolicy,
+    ...(quote ? { quote: { quotedStatusId: quote.quotedStatusId, quotedAccountId: quote.quotedAccountId, state: quote.state, ...(quote.approvalUri ? { approvalUri: quote.approvalUri } : {}) } } : {}),
+  };
+}
+
+/**
+ * The quote a received Note makes of a status we have (ours, stored, or fetched as a missing parent is). It is
+ * pending until its quoted author approves it, as Mastodon keeps a remote quote, except a quote of the author's
+ * own status, which needs no approval (VerifyQuoteService). The approval stamp, when sent, is kept for the
+ * verification that is still to come (QuoteAuthorization).
+ */
+async function quoteOfRead(read: ReadNote, author: Account, id: string, thread: ThreadBudget): Promise<Quote | undefined> {
+  if (!read.quote || read.quote === read.uri) return undefined;
+  const quoted = (await parentOf(read.quote)) ?? (await fetchedParent(read.quote, thread));
+  if (!quoted) return undefined;
+  return {
+    statusId: id,
+    accountId: author.id,
+    quotedStatusId: quoted.id,
+    quotedAccountId: quoted.accountId,
+    state: quoted.accountId === author.id ? 'accepted' : 'pending',
+    activityUri: null,
+    approvalUri: read.quoteAuthorization ?? null,
+    createdAt: read.createdAt.toISOString(),
   };
 }
 
@@ -369,13 +429,14 @@ export async function storeRemoteNote(note: Record<string, unknown>, author: Acc
   const mentions = await mentionsOf(read.mentioned, distribute);
   const id = newId(read.createdAt);
   const media = mediaOf(read.attachments, author, id, read.createdAt.toISOString());
-  let status = statusOf(read, author, parent, mentions, media, id);
-  let written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author });
+  const quote = await quoteOfRead(read, author, id, options.thread ?? newThreadBudget());
+  let status = statusOf(read, author, parent, mentions, media, id, quote);
+  let written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author, quote });
   if ('failed' in written && written.failed === 'reply-target-gone') {
     // The parent was deleted meanwhile: the reply stands on its own, as one to an unknown status.
     parent = undefined;
-    status = statusOf(read, author, parent, mentions, media, id);
-    written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author });
+    status = statusOf(read, author, parent, mentions, media, id, quote);
+    written = await writeRemoteStatus({ status, media, poll: read.poll && remotePoll(read.poll, status), listed: await listedInPublicTimelines(status, author), author, quote });
   }
   if ('failed' in written) {
     // Another delivery stored it first: answer that one (its own worker fans it out).

@@ -12,11 +12,12 @@ import { mediaByIds, type Media } from '../db/media';
 import { pollsByIds, type Poll } from '../db/polls';
 import { statusesByIds, type Status } from '../db/statuses';
 import { mediaUrl } from '../media/storage';
-import { isSuspended, statusAddressing } from '../policy';
+import { isSuspended, quotePolicyOf, statusAddressing } from '../policy';
 import { shortcodesIn, shortcodesOfEach } from '../render/emoji';
 import { instancePublicKey, publicKeyOf } from './keys';
 import { questionFields } from './polls';
 import { AS_PUBLIC, apUrls } from './urls';
+import { quoteAuthorizationId } from './quote_ids';
 
 export type ApObject = Record<string, unknown>;
 
@@ -46,6 +47,16 @@ const EXTENSIONS = {
   PropertyValue: 'schema:PropertyValue',
   value: 'schema:value',
   votersCount: 'toot:votersCount',
+  // Quote posts (FEP-044f, as Mastodon 4.5 names them), with the older names other servers read.
+  quote: { '@id': 'https://w3id.org/fep/044f#quote', '@type': '@id' },
+  quoteUri: 'http://fedibird.com/ns#quoteUri',
+  _misskey_quote: 'https://misskey-hub.net/ns#_misskey_quote',
+  quoteAuthorization: { '@id': 'https://w3id.org/fep/044f#quoteAuthorization', '@type': '@id' },
+  gts: 'https://gotosocial.org/ns#',
+  interactionPolicy: { '@id': 'gts:interactionPolicy', '@type': '@id' },
+  canQuote: { '@id': 'gts:canQuote', '@type': '@id' },
+  automaticApproval: { '@id': 'gts:automaticApproval', '@type': '@id' },
+  manualApproval: { '@id': 'gts:manualApproval', '@type': '@id' },
 } as const;
 
 /** The @context of every document we serve or send. */
@@ -177,7 +188,7 @@ export type NoteSources = {
   media: Map<string, Media>;
   /** Mentioned accounts and the accounts replied to. */
   accounts: Map<string, Account>;
-  /** The parents of replies (absent when deleted). */
+  /** The parents of replies and the statuses quoted (absent when deleted). */
   parents: Map<string, Status>;
   emojis: Map<string, Emoji>;
   /** The polls of poll statuses (rendered as Questions). */
@@ -194,6 +205,9 @@ export async function noteSources(statuses: Status[]): Promise<NoteSources> {
     for (const m of s.mentions) accountIds.add(m.id);
     if (s.inReplyToAccountId) accountIds.add(s.inReplyToAccountId);
     if (s.inReplyToId) parentIds.add(s.inReplyToId);
+    // A quoted status and its author are read with the parents and the mentioned accounts (their ids name it).
+    if (s.quote?.quotedStatusId) parentIds.add(s.quote.quotedStatusId);
+    if (s.quote?.quotedAccountId) accountIds.add(s.quote.quotedAccountId);
   }
   const shortcodes = shortcodesOfEach(statuses.map((s) => [s.spoilerText, s.text]));
   const [media, accounts, parents, emojis, polls] = await Promise.all([
@@ -234,6 +248,39 @@ function mentionsOf(status: Status, sources: NoteSources): { actors: string[]; t
   return { actors, tags };
 }
 
+/** The MIME type of an ActivityStreams document, as a FEP-e232 object link names it. */
+const AS_MEDIA_TYPE = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
+
+/**
+ * A quote's fields (Mastodon 4.5): the quoted status's id as FEP-044f's `quote` and under the names Fedibird
+ * and Misskey read, and a FEP-e232 Link tag; for a quote that is pending or accepted only (a refused one
+ * quotes nothing). Its author's approval stamp, for a remote quoted status, as `quoteAuthorization`.
+ */
+function quoteFieldsOf(status: Status, sources: NoteSources): { fields: ApObject; tag?: ApObject } {
+  const quote = status.quote;
+  if (!quote?.quotedStatusId || (quote.state !== 'accepted' && quote.state !== 'pending')) return { fields: {} };
+  const quoted = sources.parents.get(quote.quotedStatusId);
+  const quotedAuthor = quote.quotedAccountId ? sources.accounts.get(quote.quotedAccountId) : undefined;
+  const uri = quoted ? statusApId(quoted, quotedAuthor) : undefined;
+  if (!uri) return { fields: {} };
+  // Our own accounts' stamps are minted, not stored (Mastodon's approval_uri_for); a remote author's is what it sent.
+  const stamp = quote.state !== 'accepted' ? undefined : quotedAuthor && !quotedAuthor.domain ? quoteAuthorizationId(quotedAuthor.username, status.id) : quote.approvalUri;
+  return {
+    fields: { quote: uri, quoteUri: uri, _misskey_quote: uri, ...(stamp ? { quoteAuthorization: stamp } : {}) },
+    tag: { type: 'Link', mediaType: AS_MEDIA_TYPE, href: uri, name: `RE: ${uri}` },
+  };
+}
+
+/**
+ * Who may quote the status (GoToSocial's interactionPolicy, as Mastodon 4.5 sends it): everyone, the author's
+ * followers, or, with `nobody`, its author alone. Outgoing policies are automatic approval only.
+ */
+function interactionPolicyOf(status: Status, author: Account): ApObject {
+  const policy = quotePolicyOf(status);
+  const automaticApproval = policy === 'public' ? [AS_PUBLIC] : policy === 'followers' ? [apUrls.followers(author.username)] : [apUrls.actor(author.username)];
+  return { canQuote: { automaticApproval } };
+}
+
 /** A local attachment as a Document (Mastodon sends every kind as Document, with its media type). */
 function documentOf(media: Media): ApObject | undefined {
   const key = media.fileKey;
@@ -257,6 +304,7 @@ export function noteOf(status: Status, author: Account, sources: NoteSources): A
   const hashtags = status.tags.map((name) => ({ type: 'Hashtag', href: apUrls.tag(name), name: `#${name}` }));
   const emojis = emojiTags(shortcodesIn([status.spoilerText, status.text]), sources.emojis);
   const poll = status.pollId ? sources.polls.get(status.pollId) : undefined;
+  const quote = quoteFieldsOf(status, sources);
   return {
     id: apUrls.status(author.username, status.id),
     type: 'Note',
@@ -278,7 +326,9 @@ export function noteOf(status: Status, author: Account, sources: NoteSources): A
       const document = media ? documentOf(media) : undefined;
       return document ? [document] : [];
     }),
-    tag: [...mentions.tags, ...hashtags, ...emojis],
+    tag: [...mentions.tags, ...hashtags, ...emojis, ...(quote.tag ? [quote.tag] : [])],
+    ...quote.fields,
+    interactionPolicy: interactionPolicyOf(status, author),
     ...(poll ? questionFields(poll, sources.now) : {}),
   };
 }

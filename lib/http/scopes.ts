@@ -9,6 +9,8 @@ export const SCOPES = [
   'write:accounts', 'write:blocks', 'write:bookmarks', 'write:conversations', 'write:favourites',
   'write:filters', 'write:follows', 'write:lists', 'write:media', 'write:mutes',
   'write:notifications', 'write:reports', 'write:statuses',
+  // Mastodon 4.6's collections
+  'read:collections', 'write:collections',
   'admin:read:accounts', 'admin:read:reports', 'admin:write:accounts', 'admin:write:reports',
   // blocks and allows (issue 26)
   'admin:read:domain_allows', 'admin:read:domain_blocks', 'admin:read:ip_blocks', 'admin:read:email_domain_blocks', 'admin:read:canonical_email_blocks',

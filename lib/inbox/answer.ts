@@ -7,6 +7,7 @@ import { receiveAccept, receiveReject } from '../graph/remote_follows';
 import { parseLocalUrl } from '../federation/urls';
 import { idOf, objectOf, typeOf } from '../federation/vocab';
 import { localAccountAt, type Outcome, type Received } from './received';
+import { answersQuoteRequest, quoteAccepted, quoteRejected } from './quote_request';
 
 /** Our account whose Follow is answered, and that Follow's id. */
 async function ourFollow(received: Received): Promise<{ follower: Account; followId: string | undefined } | undefined> {
@@ -28,12 +29,14 @@ async function ourFollow(received: Received): Promise<{ follower: Account; follo
 }
 
 export async function accept(received: Received): Promise<Outcome> {
+  if (answersQuoteRequest(received)) return quoteAccepted(received);
   const ours = await ourFollow(received);
   if (!ours) return 'ignored';
   return (await receiveAccept(ours.follower, received.actor, ours.followId)) === 'none' ? 'ignored' : 'applied';
 }
 
 export async function reject(received: Received): Promise<Outcome> {
+  if (answersQuoteRequest(received)) return quoteRejected(received);
   const ours = await ourFollow(received);
   if (!ours) return 'ignored';
   return (await receiveReject(ours.follower, received.actor, ours.followId)) === 'none' ? 'ignored' : 'applied';

@@ -42,6 +42,7 @@ import { like } from './like';
 import { add, removeFromCollection } from './pin';
 import type { Outcome, Received } from './received';
 import { undo } from './undo';
+import { quoteRequest } from './quote_request';
 import { recheckOriginSuspension, update } from './update';
 
 /**
@@ -65,6 +66,7 @@ const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Flag: flag,
   Add: add,
   Remove: removeFromCollection,
+  QuoteRequest: quoteRequest,
 };
 
 /** What a suspended actor may still send (the rest is acknowledged and changes nothing). */

@@ -8,7 +8,7 @@
 // The staff's notifications (admin.sign_up, admin.report: lib/moderation/staff_notices.ts)
 // are a moderator's duty, not social ones: no block, mute or policy of the moderator holds them back.
 import { accountsByIds } from '../db/accounts';
-import { createNotification, staffTypes, statusTypes, type Notification, type NotificationType } from '../db/notifications';
+import { collectionTypes, createNotification, staffTypes, statusTypes, type Notification, type NotificationType } from '../db/notifications';
 import { statusById } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { newId } from '../ids';
@@ -26,6 +26,9 @@ export type NotifyRequest = {
   statusId?: string;
   /** The report of an `admin.report` notification. */
   reportId?: string;
+  /** A collection notification's collection, and the item or change it stands for. */
+  collectionId?: string;
+  activityId?: string;
 };
 
 export type NotifyOutcome = 'created' | 'duplicate' | 'self' | 'no-recipient' | 'no-actor' | 'no-status' | 'hidden' | 'dropped' | 'filtered';
@@ -44,6 +47,8 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
   const forStaff = staffTypes.includes(type);
   const reportId = type === 'admin.report' ? request.reportId : undefined;
   if (type === 'admin.report' && !reportId) return 'no-status';
+  const collection = collectionTypes.includes(type) ? { collectionId: request.collectionId, activityId: request.activityId } : undefined;
+  if (collection && (!collection.collectionId || !collection.activityId)) return 'no-status';
   // Blocks, notification mutes, domain blocks and irreversible `notifications` filters (lib/policy/receive.ts).
   if (!forStaff && !(await mayNotify(accountId, fromAccountId, status))) return 'hidden';
   // The recipient's notification policy (Mastodon 4.3): dropped, or kept out of sight in a notification request.
@@ -57,6 +62,7 @@ export async function notify(request: NotifyRequest): Promise<NotifyOutcome> {
     fromAccountId,
     statusId,
     ...(reportId ? { reportId } : {}),
+    ...(collection ?? {}),
     createdAt: nowIso(),
     ...(decision === 'filter' ? { filtered: true } : {}),
   };

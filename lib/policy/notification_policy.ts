@@ -11,7 +11,7 @@ import { statusById, type Status } from '../db/statuses';
 import { limitedFor } from './sanctions';
 
 /** Types a policy may hold back (Mastodon's filterable types); polls and edits always arrive. */
-const FILTERABLE_TYPES: readonly NotificationType[] = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'quote'];
+const FILTERABLE_TYPES: readonly NotificationType[] = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'quote', 'added_to_collection'];
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Mastodon's NEW_ACCOUNT_THRESHOLD and NEW_FOLLOWER_THRESHOLD. */

@@ -22,6 +22,8 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   moderation_warning: () => 'Your account has received a moderation warning',
   quote: (name) => `${name} quoted your post`,
   quoted_update: (name) => `${name} edited a post you have quoted`,
+  added_to_collection: (name) => `${name} added you to a collection`,
+  collection_update: (name) => `${name} edited a collection you are in`,
 };
 
 export const BODY_LENGTH = 140;

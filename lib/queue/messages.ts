@@ -78,7 +78,7 @@ export type FanoutMessage = z.infer<typeof fanoutMessage>;
  * The notification kinds, spelled as lib/db/notifications.ts spells them (the base may not
  * import lib/db; functions/workers/notify.ts checks at compile time that the two lists agree).
  */
-export const notifyTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'quote', 'quoted_update'] as const;
+export const notifyTypes = ['mention', 'status', 'reblog', 'favourite', 'follow', 'follow_request', 'poll', 'update', 'admin.sign_up', 'admin.report', 'quote', 'quoted_update', 'added_to_collection', 'collection_update'] as const;
 
 /** A notification to write. */
 export const notificationMessage = z.object({
@@ -88,6 +88,9 @@ export const notificationMessage = z.object({
   statusId: id.optional(),
   /** The report of an `admin.report` notification. */
   reportId: id.optional(),
+  /** The collection of a collection notification, and its item or change (lib/db/notifications.ts `activityId`). */
+  collectionId: id.optional(),
+  activityId: id.optional(),
 });
 export type NotificationMessage = z.infer<typeof notificationMessage>;
 

@@ -13,8 +13,6 @@ import type { WeekActivity } from '../instance/activity';
 import { MISSING_HEADER_PATH, renderAccount } from './account';
 import { secrets } from '../secrets';
 import { COUNTED_LIMITS } from '../text/limits';
-import { translationEnabled } from '../translation/service';
-import { currentCampaign } from '../annual_reports/campaign';
 
 /**
  * Where the source of the running software is published (Instance.source_url, an
@@ -115,7 +113,7 @@ export function renderInstanceV1(facts: InstanceFacts & { stats: InstanceStats }
   };
 }
 
-export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number }) {
+export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number; translationEnabled: boolean; wrapstodon: number | null }) {
   const { settings, contact, activeMonth } = facts;
   const enabled = settings.registrationsMode !== 'none';
   return {
@@ -153,7 +151,7 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
       timelines_access: timelinesAccess(settings),
       limited_federation: settings.limitedFederation,
       // Whether POST /api/v1/statuses/:id/translate can answer: a service is configured (lib/translation/).
-      translation: { enabled: translationEnabled() },
+      translation: { enabled: facts.translationEnabled },
     },
     registrations: {
       enabled,
@@ -172,7 +170,7 @@ export function renderInstanceV2(facts: InstanceFacts & { activeMonth: number })
     rules: settings.rules.map(renderRule),
     api_versions: { ...MASTODON_COMPATIBILITY.apiVersions },
     // Mastodon 4.6's annual report campaign: the year whose reports may be generated now, as a string (lib/annual_reports/).
-    wrapstodon: currentCampaign()?.toString() ?? null,
+    wrapstodon: facts.wrapstodon?.toString() ?? null,
   };
 }
 

@@ -7,7 +7,9 @@
 // whose status was deleted or is no longer visible to the recipient, are dropped.
 import { accountsByIds, type Account } from '../db/accounts';
 import { GROUPABLE_TYPES, listedKeyOf } from '../db/notification_groups';
-import { statusTypes, type Notification } from '../db/notifications';
+import { collectionTypes, statusTypes, type Notification } from '../db/notifications';
+import { collectionsByIds } from '../db/collections';
+import { renderCollections, type RenderedCollection } from './collection';
 import { reportsByIds } from '../db/reports';
 import { statusesByIds, type Status } from '../db/statuses';
 import { goneFor, visibleTo } from '../policy';
@@ -31,6 +33,28 @@ export async function notifiedReports(notifications: Notification[]): Promise<Ma
   return out;
 }
 
+/**
+ * The Collection entities of a page's collection notifications (Mastodon 4.6's `target_collection`), by notification
+ * id, rendered for the recipient: one BatchGet of the collections, and the collection renderer's own. An
+ * `added_to_collection` whose item was taken out since has none, as Mastodon's target is then nil.
+ */
+export async function notifiedCollections(notifications: Notification[], viewer: Account): Promise<Map<string, RenderedCollection>> {
+  const wanted = notifications.filter((n) => collectionTypes.includes(n.type) && n.collectionId);
+  if (wanted.length === 0) return new Map();
+  const collections = await collectionsByIds([...new Set(wanted.map((n) => n.collectionId!))]);
+  const rendered = new Map((await renderCollections(collections, viewer)).map((c) => [c.id, c]));
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const out = new Map<string, RenderedCollection>();
+  for (const n of wanted) {
+    const collection = byId.get(n.collectionId!);
+    const entity = rendered.get(n.collectionId!);
+    if (!collection || !entity) continue;
+    if (n.type === 'added_to_collection' && !collection.items.some((e) => e.id === n.activityId && e.state !== 'revoked')) continue;
+    out.set(n.id, entity);
+  }
+  return out;
+}
+
 /** The status a notification is about: for a reblog, the reblogged original (as Mastodon's target_status). */
 export async function targetStatuses(notifications: Notification[]): Promise<Map<string, Status>> {
   const ids = notifications.flatMap((n) => (statusTypes.includes(n.type) && n.statusId ? [n.statusId] : []));
@@ -48,11 +72,12 @@ export async function targetStatuses(notifications: Notification[]): Promise<Map
 
 export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
   if (notifications.length === 0) return [];
-  const [accounts, targets, reports, strikes] = await Promise.all([
+  const [accounts, targets, reports, strikes, collections] = await Promise.all([
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
     targetStatuses(notifications),
     notifiedReports(notifications),
     strikesByIds(notifications.flatMap((n) => (n.strikeId ? [n.strikeId] : []))),
+    notifiedCollections(notifications, viewer),
   ]);
   const visible = await visibleTo(viewer, [...new Map([...targets.values()].map((s) => [s.id, s])).values()], 'notifications');
   // The status renderer leaves out statuses it cannot show (author gone), so match its output by id.
@@ -74,6 +99,12 @@ export async function renderNotifications(notifications: Notification[], viewer:
       // Mastodon 4.3: the strike itself, as AccountWarning; none without it.
       const strike = n.strikeId ? strikes.get(n.strikeId) : undefined;
       if (strike) out.push({ ...base, moderation_warning: renderAccountWarning(strike, viewer) });
+      continue;
+    }
+    if (collectionTypes.includes(n.type)) {
+      // Mastodon 4.6: the collection, as the recipient sees it; none once it is gone.
+      const collection = collections.get(n.id);
+      if (collection) out.push({ ...base, collection });
       continue;
     }
     if (!statusTypes.includes(n.type)) {

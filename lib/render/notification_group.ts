@@ -6,12 +6,12 @@
 // visible to the viewer, is left out, as a v1 notification would be.
 import { accountsByIds } from '../db/accounts';
 import type { Account } from '../db/accounts';
-import { statusTypes, type Notification } from '../db/notifications';
+import { collectionTypes, statusTypes, type Notification } from '../db/notifications';
 import { strikesByIds } from '../db/strikes';
 import { renderAccountWarning } from './account_warning';
 import { goneFor, visibleTo } from '../policy';
 import { renderAccount } from './account';
-import { notifiedReports, targetStatuses } from './notification';
+import { notifiedCollections, notifiedReports, targetStatuses } from './notification';
 import { renderStatuses } from './status';
 
 /** One group of a page, as lib/notifications/groups.ts assembles it. */
@@ -55,11 +55,12 @@ export async function renderNotificationGroups(
   opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
-  const [read, targets, reports, strikes] = await Promise.all([
+  const [read, targets, reports, strikes, collections] = await Promise.all([
     accountsByIds(accountIds),
     targetStatuses(groups.map((g) => g.notification)),
     notifiedReports(groups.map((g) => g.notification)),
     strikesByIds(groups.flatMap((g) => (g.notification.strikeId ? [g.notification.strikeId] : []))),
+    notifiedCollections(groups.map((g) => g.notification), viewer),
   ]);
   // A suspended actor is gone for everyone else: its groups and its place in others' samples with it.
   const accounts = new Map([...read].filter(([, a]) => !goneFor(a, viewer.id)));
@@ -87,6 +88,9 @@ export async function renderNotificationGroups(
     // Mastodon 4.3: a moderation_warning group carries its strike as AccountWarning.
     const strike = n.type === 'moderation_warning' && n.strikeId ? strikes.get(n.strikeId) : undefined;
     if (n.type === 'moderation_warning' && !strike) continue;
+    // Mastodon 4.6: a collection group carries its collection; gone with it.
+    const collection = collectionTypes.includes(n.type) ? collections.get(n.id) : undefined;
+    if (collectionTypes.includes(n.type) && !collection) continue;
     const sample = group.sampleAccountIds.filter((id) => accounts.has(id));
     fullIds.add(n.fromAccountId);
     sample.forEach((id) => sampledIds.add(id));
@@ -102,6 +106,7 @@ export async function renderNotificationGroups(
       ...(statusId !== undefined ? { status_id: statusId } : {}),
       ...(report ? { report } : {}),
       ...(strike ? { moderation_warning: renderAccountWarning(strike, viewer) } : {}),
+      ...(collection ? { collection } : {}),
     });
   }
 

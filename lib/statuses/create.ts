@@ -13,7 +13,7 @@ import type { Poll } from '../db/polls';
 import type { Scheduled } from '../db/scheduled';
 import { idempotentStatusId, localAccountsByUsernames, statusById, type QuotePolicy, type Status, type Visibility } from '../db/statuses';
 import { isDirect } from '../policy/visibility';
-import { notifyQuoted, quotableStatus, quoteForNewStatus, storedQuotePolicy } from './quotes';
+import { notifyQuoted, quotableStatus, quoteForNewStatus, requestQuoteApproval, storedQuotePolicy } from './quotes';
 import { countDaily } from '../db/daily_stats';
 import { searchIndexRecords } from '../db/search';
 import { recentUnusableTags } from '../db/trends';
@@ -295,7 +295,10 @@ export async function postStatus(author: Account, token: Pick<Token, 'appName' |
         throw notFound();
     }
   }
-  if (quote) await notifyQuoted(quote);
+  if (quote && quoted) {
+    await notifyQuoted(quote);
+    await requestQuoteApproval(author, status, quoted, quote);
+  }
   // The conversation is recorded before the fan-out and notifications that may read it.
   await recordConversation(status);
   await afterPosting(status);

@@ -2,14 +2,13 @@
 // the quoted author's list of quotes and revocation (Api::V1::Statuses::QuotesController, RevokeQuoteService),
 // a status's quote policy (InteractionPoliciesController), and what a deleted or edited quoted status does to
 // its quotes. The rules of who may quote and what a viewer sees are lib/policy/quotes.ts.
-import { randomUUID } from 'node:crypto';
-import type { Account } from '../db/accounts';
+import { accountById, type Account } from '../db/accounts';
 import { followEdge } from '../db/follows';
 import { acceptedQuotesPage, changeQuoteState, moveQuotesCount, quoteOf, quotesOfPage, setQuotePolicy, type Quote } from '../db/quotes';
 import { statusById, statusesByIds, type QuotePolicy, type Status, type Visibility } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { forbidden, notFound } from '../errors';
-import { apUrls } from '../federation/urls';
+import { quoteRequestId, sendQuoteRequest } from '../federation/quotes';
 import { isId } from '../ids';
 import { log } from '../log';
 import type { Page } from '../paging';
@@ -46,10 +45,17 @@ export function quoteForNewStatus(status: Status, quoted: Status, author: Accoun
     quotedStatusId: quoted.id,
     quotedAccountId: quoted.accountId,
     state: local ? 'accepted' : 'pending',
-    activityUri: local ? null : `${apUrls.actor(author.username)}/quote_requests/${randomUUID()}`,
+    activityUri: local ? null : quoteRequestId(author.username, status.id),
     approvalUri: null,
     createdAt: status.createdAt,
   };
+}
+
+/** A quote of a remote status asks its author's approval (the QuoteRequest); the status stands if sending fails. */
+export async function requestQuoteApproval(author: Account, status: Status, quoted: Status, quote: Quote): Promise<void> {
+  if (quote.state !== 'pending' || quoted.uri === null) return;
+  const quotedAuthor = await accountById(quoted.accountId);
+  if (quotedAuthor) await sendQuoteRequest(author, status, quoted, quotedAuthor, quote);
 }
 
 /**

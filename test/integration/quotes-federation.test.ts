@@ -1,0 +1,170 @@
+// Quote posts over ActivityPub (FEP-044f as Mastodon 4.5 speaks it): our Notes carry the quoted status
+// (`quote`, `quoteUri`, `_misskey_quote`, a FEP-e232 Link tag) and who may quote them
+// (`interactionPolicy.canQuote`); a received Note's quote is read from any of those names and stored with the
+// status, pending until its quoted author approves it, accepted at once when it quotes its own author.
+import { handler as create } from '../../functions/statuses/create';
+import { handler as show } from '../../functions/statuses/show';
+import { handler as fanoutWorker } from '../../functions/workers/fanout';
+import { handler as notifyWorker } from '../../functions/workers/notify';
+import { quoteOf } from '../../lib/db/quotes';
+import { statusById } from '../../lib/db/statuses';
+import { storeRemoteNote } from '../../lib/federation/notes';
+import { renderNote } from '../../lib/federation/render';
+import { AS_PUBLIC, apUrls } from '../../lib/federation/urls';
+import { registerInlineWorker } from '../../lib/queue';
+import { aRemoteAccount, aUser, type RemoteAccountFixture, type UserFixture } from '../support/factories';
+import { call } from '../support/http';
+import { activity, collectDeliveries, receive } from '../support/activities';
+import { handler as quoteAuthorization } from '../../functions/activitypub/quote_authorization';
+import { handler as notificationsIndex } from '../../functions/notifications/index';
+import { remoteStatusIdByUri } from '../../lib/db/remote';
+
+registerInlineWorker('fanout', fanoutWorker);
+registerInlineWorker('notify', notifyWorker);
+const delivered = collectDeliveries();
+
+const post = async (user: UserFixture, form: Record<string, string>) => {
+  const res = await call(create, { method: 'POST', path: '/api/v1/statuses', token: user.token, form });
+  expect(res.status).toBe(200);
+  return res.body as { id: string };
+};
+const stored = async (id: string) => (await statusById(id, true))!;
+
+let local: UserFixture;
+let remote: RemoteAccountFixture;
+beforeAll(async () => {
+  [local, remote] = await Promise.all([aUser(), aRemoteAccount({ domain: 'quotes.example' })]);
+});
+
+/** A public Note of the remote account, with `extra` fields. */
+const noteOf = (extra: Record<string, unknown>) => {
+  const id = `${remote.account.uri}/statuses/${Math.floor(Math.random() * 1e12)}`;
+  return {
+    id,
+    type: 'Note',
+    attributedTo: remote.account.uri,
+    to: [AS_PUBLIC],
+    cc: [remote.account.followersUrl],
+    content: '<p>quoting</p>',
+    published: new Date().toISOString(),
+    ...extra,
+  };
+};
+
+describe('our Notes', () => {
+  it('carry the quoted status under every name and as a Link tag, and who may quote them', async () => {
+    const quotedBody = await post(local, { status: 'original', quote_approval_policy: 'followers' });
+    const quotingBody = await post(local, { status: 'quoting myself', quoted_status_id: quotedBody.id });
+    const quotedUri = apUrls.status(local.account.username, quotedBody.id);
+
+    const note = await renderNote(await stored(quotingBody.id), local.account);
+    expect(note).toMatchObject({ quote: quotedUri, quoteUri: quotedUri, _misskey_quote: quotedUri, interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } });
+    // Our account's stamp of the quote, served where it names it.
+    const stampUri = `${apUrls.actor(local.account.username)}/quote_authorizations/${quotingBody.id}`;
+    expect(note.quoteAuthorization).toBe(stampUri);
+    const stamp = await call(quoteAuthorization, { path: new URL(stampUri).pathname, pathParameters: { username: local.account.username, id: quotingBody.id }, headers: { accept: 'application/activity+json' } });
+    expect(stamp.status).toBe(200);
+    expect(stamp.body).toMatchObject({ id: stampUri, type: 'QuoteAuthorization', attributedTo: apUrls.actor(local.account.username), interactingObject: apUrls.status(local.account.username, quotingBody.id), interactionTarget: quotedUri });
+    expect((await call(quoteAuthorization, { pathParameters: { username: local.account.username, id: quotedBody.id } })).status).toBe(404);
+    expect(note.tag).toContainEqual({ type: 'Link', mediaType: 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"', href: quotedUri, name: `RE: ${quotedUri}` });
+
+    const quotedNote = await renderNote(await stored(quotedBody.id), local.account);
+    expect(quotedNote).not.toHaveProperty('quote');
+    expect(quotedNote.interactionPolicy).toEqual({ canQuote: { automaticApproval: [apUrls.followers(local.account.username)] } });
+    const nobody = await post(local, { status: 'mine', quote_approval_policy: 'nobody' });
+    expect((await renderNote(await stored(nobody.id), local.account)).interactionPolicy).toEqual({ canQuote: { automaticApproval: [apUrls.actor(local.account.username)] } });
+  });
+});
+
+describe('received Notes', () => {
+  it.each([
+    ['quote', (uri: string) => ({ quote: uri })],
+    ['_misskey_quote', (uri: string) => ({ _misskey_quote: uri })],
+    ['quoteUri', (uri: string) => ({ quoteUri: uri })],
+    ['a FEP-e232 Link tag', (uri: string) => ({ tag: [{ type: 'Link', mediaType: 'application/activity+json', href: uri, name: `RE: ${uri}` }] })],
+  ])('read the quote of one of our statuses from %s, pending until its author approves it', async (_name, fields) => {
+    const ours = await post(local, { status: 'quotable' });
+    const uri = apUrls.status(local.account.username, ours.id);
+    const status = await storeRemoteNote(noteOf(fields(uri)), remote.account, { distribute: false });
+    expect(status?.quote).toEqual({ quotedStatusId: ours.id, quotedAccountId: local.account.id, state: 'pending' });
+    expect(await quoteOf(ours.id, status!.id)).toMatchObject({ accountId: remote.account.id, state: 'pending' });
+    expect((await stored(ours.id)).quotesCount ?? 0).toBe(0);
+    const shown = await call(show, { path: `/api/v1/statuses/${status!.id}`, pathParameters: { id: status!.id }, token: local.token });
+    expect(shown.body.quote).toEqual({ state: 'pending', quoted_status: null });
+  });
+
+  it('accept a quote of its author\'s own status at once, and read the quote policy from interactionPolicy', async () => {
+    const first = await storeRemoteNote(noteOf({ interactionPolicy: { canQuote: { automaticApproval: [remote.account.followersUrl] } } }), remote.account, { distribute: false });
+    expect(first?.quoteApprovalPolicy).toBe('followers');
+    const second = await storeRemoteNote(noteOf({ quote: first!.uri, interactionPolicy: { canQuote: { automaticApproval: ['https://www.w3.org/ns/activitystreams#Public'] } } }), remote.account, { distribute: false });
+    expect(second?.quote).toMatchObject({ quotedStatusId: first!.id, state: 'accepted' });
+    expect(second?.quoteApprovalPolicy).toBe('public');
+    expect((await stored(first!.id)).quotesCount).toBe(1);
+    // No policy sent: nobody may quote it, as Mastodon reads a Note without one.
+    const bare = await storeRemoteNote(noteOf({}), remote.account, { distribute: false });
+    expect(bare?.quoteApprovalPolicy).toBe('nobody');
+    expect(bare?.quote).toBeUndefined();
+  });
+});
+
+describe('quote approval over ActivityPub', () => {
+  it('approves a QuoteRequest for one of our statuses: accepted with our stamp, counted, notified, answered with Accept', async () => {
+    const ours = await post(local, { status: 'ask me' });
+    const uri = apUrls.status(local.account.username, ours.id);
+    const note = noteOf({ quote: uri });
+    const request = activity(remote.account as { uri: string }, 'QuoteRequest', uri, { instrument: note });
+    expect(await receive(request)).toBe('applied');
+    const quotingId = (await remoteStatusIdByUri(note.id))!;
+    const stampUri = `${apUrls.actor(local.account.username)}/quote_authorizations/${quotingId}`;
+    expect(await quoteOf(ours.id, quotingId)).toMatchObject({ state: 'accepted', approvalUri: stampUri, activityUri: request.id });
+    expect((await stored(ours.id)).quotesCount).toBe(1);
+    const accept = delivered.find((d) => d.activity.type === 'Accept');
+    expect(accept).toMatchObject({ inbox: remote.account.inboxUrl, activity: { actor: apUrls.actor(local.account.username), object: { id: request.id, type: 'QuoteRequest' }, result: stampUri } });
+    const told = await call(notificationsIndex, { path: '/api/v1/notifications', token: local.token, query: { 'types[]': 'quote' } });
+    expect(told.body).toEqual([expect.objectContaining({ type: 'quote', status: expect.objectContaining({ id: quotingId }) })]);
+  });
+
+  it('leaves unanswered a QuoteRequest whose Note does not quote the status', async () => {
+    const ours = await post(local, { status: 'ask me too' });
+    const uri = apUrls.status(local.account.username, ours.id);
+    expect(await receive(activity(remote.account as { uri: string }, 'QuoteRequest', uri, { instrument: noteOf({}) }))).toBe('ignored');
+    expect(delivered).toEqual([]);
+    expect((await stored(ours.id)).quotesCount ?? 0).toBe(0);
+  });
+
+  it('rejects a QuoteRequest the policy refuses, and the quote stays unapproved', async () => {
+    const ours = await post(local, { status: 'no quotes', quote_approval_policy: 'nobody' });
+    const uri = apUrls.status(local.account.username, ours.id);
+    const note = noteOf({ quote: uri });
+    const request = activity(remote.account as { uri: string }, 'QuoteRequest', uri, { instrument: note });
+    expect(await receive(request)).toBe('applied');
+    const quotingId = (await remoteStatusIdByUri(note.id))!;
+    expect((await quoteOf(ours.id, quotingId))?.state).toBe('rejected');
+    expect(delivered.map((d) => d.activity.type)).toEqual(['Reject']);
+    expect((await stored(ours.id)).quotesCount ?? 0).toBe(0);
+  });
+
+  it('asks a remote author to approve our quote, and takes its Accept (with the stamp) or Reject', async () => {
+    const theirs = await storeRemoteNote(noteOf({ interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } }), remote.account, { distribute: false });
+    const quoting = await post(local, { status: 'quoting afar', quoted_status_id: theirs!.id });
+    const requestId = `${apUrls.actor(local.account.username)}/quote_requests/${quoting.id}`;
+    expect((await stored(quoting.id)).quote).toMatchObject({ state: 'pending' });
+    const sent = delivered.find((d) => d.activity.type === 'QuoteRequest');
+    expect(sent?.activity).toMatchObject({ id: requestId, actor: apUrls.actor(local.account.username), object: theirs!.uri, instrument: { id: apUrls.status(local.account.username, quoting.id), quote: theirs!.uri } });
+
+    // Someone else's Accept, or one whose stamp is not on the author's server, changes nothing.
+    const stamp = `${remote.account.uri}/quote_authorizations/1`;
+    const other = await aRemoteAccount({ domain: 'elsewhere.example' });
+    expect(await receive(activity(other.account as { uri: string }, 'Accept', requestId, { result: `${other.account.uri}/stamp` }))).toBe('ignored');
+    expect(await receive(activity(remote.account as { uri: string }, 'Accept', requestId, { result: 'https://elsewhere.example/stamp' }))).toBe('ignored');
+    expect(await receive(activity(remote.account as { uri: string }, 'Accept', { id: requestId, type: 'QuoteRequest' }, { result: stamp }))).toBe('applied');
+    expect((await stored(quoting.id)).quote).toMatchObject({ state: 'accepted', approvalUri: stamp });
+    expect((await stored(theirs!.id)).quotesCount).toBe(1);
+    expect((await renderNote(await stored(quoting.id), local.account)).quoteAuthorization).toBe(stamp);
+
+    // A later Reject revokes it.
+    expect(await receive(activity(remote.account as { uri: string }, 'Reject', requestId))).toBe('applied');
+    expect((await stored(quoting.id)).quote?.state).toBe('revoked');
+    expect((await stored(theirs!.id)).quotesCount).toBe(0);
+  });
+});
