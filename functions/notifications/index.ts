@@ -11,7 +11,7 @@ export async function run(input: NotificationsQuery, ctx: Ctx<'user'>) {
   const page = await notificationsPage(ctx.account.id, input, { types: requestedTypes(input), fromAccountId: input.account_id });
   // Blocks, notification mutes and irreversible `notifications` filters hide on read too (filters added later included).
   const shown = await visibleNotifications(ctx.account, page);
-  const body = await renderNotifications(shown, ctx.account);
+  const body = await renderNotifications(shown, ctx.account, { supportedTypes: input.supported_types });
   // The Link follows the page as read, so notifications dropped from the body (deleted statuses) never stall paging.
   return pageReply({ path: ctx.path, query: linkQuery(input, ctx.query) }, edgesOf(page), body, { keyOf: ownId, ascending: input.min_id !== undefined });
 }

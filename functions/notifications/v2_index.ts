@@ -10,7 +10,7 @@ import { groupedResultsJson, renderNotificationGroups } from '../../lib/render/n
 
 export async function run(input: GroupedQuery, ctx: Ctx<'user'>) {
   let page = await groupedPage(ctx.account, input);
-  const render = () => renderNotificationGroups(page.groups, ctx.account, { paginated: true, expandAccounts: input.expand_accounts });
+  const render = () => renderNotificationGroups(page.groups, ctx.account, { paginated: true, expandAccounts: input.expand_accounts, supportedTypes: input.supported_types });
   let results = await render();
   // A page too large for the response (lib/http/limits.ts) is cut to the groups that fit, and rendered again.
   const fitting = groupsFitting(results, page.groups.map((g) => g.groupKey), page.ascending);

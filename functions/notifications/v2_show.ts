@@ -5,13 +5,14 @@ import { notFound } from '../../lib/errors';
 import { http, type Ctx } from '../../lib/http';
 import { raw } from '../../lib/http/reply';
 import { groupByKey } from '../../lib/notifications/grouped';
+import { supportedTypes } from '../../lib/notifications/query';
 import { groupedResultsJson, renderNotificationGroups } from '../../lib/render/notification_group';
 
-export const schema = z.object({ group_key: z.string() });
+export const schema = z.object({ group_key: z.string(), ...supportedTypes });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   const group = await groupByKey(ctx.account, input.group_key);
-  const results = group ? await renderNotificationGroups([group], ctx.account, { paginated: false }) : undefined;
+  const results = group ? await renderNotificationGroups([group], ctx.account, { paginated: false, supportedTypes: input.supported_types }) : undefined;
   if (!results || results.notification_groups.length === 0) throw notFound();
   return raw(groupedResultsJson(results), 'application/json; charset=utf-8');
 }

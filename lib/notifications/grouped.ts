@@ -21,7 +21,7 @@ import { pageQuery, limitParam } from '../paging';
 import { visibleNotifications } from '../policy';
 import { booleanish, idParam } from '../schema';
 import { firstOfEachGroup, groupedTypesOf, groupPage, hourSpan, parseGroupKey, wholeGroup, type PageGroup } from './groups';
-import { requestedTypes, typeList } from './query';
+import { requestedTypes, supportedTypes, typeList } from './query';
 
 export const GROUPED_LIMIT = 40;
 export const GROUPED_MAX_LIMIT = 80;
@@ -39,6 +39,7 @@ const filterParams = {
 export const groupedQuery = pageQuery(GROUPED_LIMIT, GROUPED_MAX_LIMIT).extend({
   ...filterParams,
   expand_accounts: z.enum(['full', 'partial_avatars'], { errorMap: () => ({ message: "must be 'full' or 'partial_avatars'" }) }).optional(),
+  ...supportedTypes,
 });
 export type GroupedQuery = z.infer<typeof groupedQuery>;
 

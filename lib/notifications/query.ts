@@ -14,7 +14,11 @@ export const typeList = z
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(z.array(z.string().max(64, 'is too long')).max(notificationTypes.length * 4, 'has too many entries'));
 
+/** Mastodon 4.6's `supported_types[]`: the types a client shows; others outside the baseline carry a fallback text. */
+export const supportedTypes = { supported_types: typeList.optional() };
+
 export const notificationsQuery = pageQuery(NOTIFICATIONS_LIMIT, NOTIFICATIONS_MAX_LIMIT).extend({
+  ...supportedTypes,
   types: typeList.optional(),
   exclude_types: typeList.optional(),
   account_id: z.string({ invalid_type_error: 'must be an id' }).refine(isId, 'must be an id').optional(),
@@ -37,5 +41,6 @@ export function linkQuery(input: NotificationsQuery, given: Record<string, unkno
     types: input.types,
     exclude_types: input.exclude_types,
     account_id: input.account_id,
+    supported_types: input.supported_types,
   };
 }

@@ -17,6 +17,7 @@ import { renderAccount } from './account';
 import { renderReport } from './report';
 import { strikesByIds } from '../db/strikes';
 import { renderAccountWarning } from './account_warning';
+import { fallbackFor, needsFallback, type FallbackFacts } from './notification_fallback';
 import { renderStatuses } from './status';
 
 /** The Report entities of a page's admin.report notifications, by report id (a report or target gone: none). */
@@ -70,7 +71,18 @@ export async function targetStatuses(notifications: Notification[]): Promise<Map
   return targets;
 }
 
-export async function renderNotifications(notifications: Notification[], viewer: Account): Promise<Record<string, unknown>[]> {
+/** How a client asked for notifications: `supportedTypes`, the types it says it shows (Mastodon 4.6's `supported_types[]`). */
+export type NotificationRendering = { supportedTypes?: readonly string[] };
+
+/** The entity with its fallback added, when the client's list of supported types lacks its type (./notification_fallback.ts). */
+export function withFallback<T extends Record<string, unknown>>(entity: T, type: Notification['type'], opts: NotificationRendering, facts?: () => FallbackFacts): T {
+  if (!needsFallback(type, opts.supportedTypes)) return entity;
+  // A v1 Notification carries what its fallback names; a NotificationGroup names its accounts by id, so it passes them.
+  const fallback = fallbackFor(type, facts ? facts() : (entity as unknown as FallbackFacts));
+  return fallback ? { ...entity, fallback } : entity;
+}
+
+export async function renderNotifications(notifications: Notification[], viewer: Account, opts: NotificationRendering = {}): Promise<Record<string, unknown>[]> {
   if (notifications.length === 0) return [];
   const [accounts, targets, reports, strikes, collections] = await Promise.all([
     accountsByIds([...new Set(notifications.map((n) => n.fromAccountId))]),
@@ -92,23 +104,23 @@ export async function renderNotifications(notifications: Notification[], viewer:
     const base = { id: n.id, type: n.type, group_key: listedKeyOf(n, GROUPABLE_TYPES), created_at: n.createdAt, account: renderAccount(from) };
     if (n.type === 'admin.report') {
       const report = n.reportId ? reports.get(n.reportId) : undefined;
-      if (report) out.push({ ...base, report });
+      if (report) out.push(withFallback({ ...base, report }, n.type, opts));
       continue;
     }
     if (n.type === 'moderation_warning') {
       // Mastodon 4.3: the strike itself, as AccountWarning; none without it.
       const strike = n.strikeId ? strikes.get(n.strikeId) : undefined;
-      if (strike) out.push({ ...base, moderation_warning: renderAccountWarning(strike, viewer) });
+      if (strike) out.push(withFallback({ ...base, moderation_warning: renderAccountWarning(strike, viewer) }, n.type, opts));
       continue;
     }
     if (collectionTypes.includes(n.type)) {
       // Mastodon 4.6: the collection, as the recipient sees it; none once it is gone.
       const collection = collections.get(n.id);
-      if (collection) out.push({ ...base, collection });
+      if (collection) out.push(withFallback({ ...base, collection }, n.type, opts));
       continue;
     }
     if (!statusTypes.includes(n.type)) {
-      out.push(base);
+      out.push(withFallback(base, n.type, opts));
       continue;
     }
     const target = n.statusId ? targets.get(n.statusId) : undefined;
@@ -120,7 +132,7 @@ export async function renderNotifications(notifications: Notification[], viewer:
 }
 
 /** One notification, or undefined when it would be dropped from a list. */
-export async function renderNotification(notification: Notification, viewer: Account): Promise<Record<string, unknown> | undefined> {
-  const [rendered] = await renderNotifications([notification], viewer);
+export async function renderNotification(notification: Notification, viewer: Account, opts: NotificationRendering = {}): Promise<Record<string, unknown> | undefined> {
+  const [rendered] = await renderNotifications([notification], viewer, opts);
   return rendered;
 }

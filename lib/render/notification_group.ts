@@ -11,7 +11,7 @@ import { strikesByIds } from '../db/strikes';
 import { renderAccountWarning } from './account_warning';
 import { goneFor, visibleTo } from '../policy';
 import { renderAccount } from './account';
-import { notifiedCollections, notifiedReports, targetStatuses } from './notification';
+import { notifiedCollections, notifiedReports, targetStatuses, withFallback } from './notification';
 import { renderStatuses } from './status';
 
 /** One group of a page, as lib/notifications/groups.ts assembles it. */
@@ -52,7 +52,7 @@ export type GroupedResults = {
 export async function renderNotificationGroups(
   groups: PageGroup[],
   viewer: Account,
-  opts: { paginated: boolean; expandAccounts?: ExpandAccounts },
+  opts: { paginated: boolean; expandAccounts?: ExpandAccounts; supportedTypes?: readonly string[] },
 ): Promise<GroupedResults> {
   const accountIds = [...new Set(groups.flatMap((g) => [g.notification.fromAccountId, ...g.sampleAccountIds]))];
   const [read, targets, reports, strikes, collections] = await Promise.all([
@@ -94,7 +94,8 @@ export async function renderNotificationGroups(
     const sample = group.sampleAccountIds.filter((id) => accounts.has(id));
     fullIds.add(n.fromAccountId);
     sample.forEach((id) => sampledIds.add(id));
-    notificationGroups.push({
+    const from = accounts.get(n.fromAccountId)!;
+    notificationGroups.push(withFallback({
       group_key: group.groupKey,
       notifications_count: group.notificationsCount,
       type: n.type,
@@ -107,7 +108,7 @@ export async function renderNotificationGroups(
       ...(report ? { report } : {}),
       ...(strike ? { moderation_warning: renderAccountWarning(strike, viewer) } : {}),
       ...(collection ? { collection } : {}),
-    });
+    }, n.type, opts, () => ({ account: renderAccount(from), ...(report ? { report } : {}), ...(strike ? { moderation_warning: renderAccountWarning(strike, viewer) } : {}), ...(collection ? { collection } : {}) })));
   }
 
   const partial = opts.expandAccounts === 'partial_avatars';

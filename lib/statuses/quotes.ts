@@ -121,7 +121,7 @@ export async function setInteractionPolicy(viewer: Account, id: string, policy: 
  * A deleted status's quotes become `deleted` (on their records and their quoting statuses), every page of them;
  * a quote changed meanwhile is left as it is. Never throws: the status is gone either way.
  */
-export async function quotedStatusDeleted(status: Pick<Status, 'id' | 'quotesCount'>): Promise<void> {
+export async function quotedStatusDeleted(status: Pick<Status, 'id'>): Promise<void> {
   try {
     let after: string | undefined;
     do {

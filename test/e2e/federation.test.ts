@@ -284,6 +284,53 @@ describe('two servers of ours: a@alpha.test and b@beta.test', () => {
     expect(fetched?.inReplyToId).toBe(parent.id);
   }, STEP_MS);
 
+  it('a quotes b\'s public post: beta approves it (FEP-044f), the quote shows accepted on alpha, b is notified', async () => {
+    const quoted = need(publicOnAlpha, 'b\'s public post on alpha');
+    expect(quoted.quoteApproval).toMatchObject({ automatic: ['public'], currentUser: 'automatic' });
+    const quoting = await a.client.v1.statuses.create({ status: 'Worth reading', quotedStatusId: quoted.id, visibility: 'public' });
+    // A quote of another server's status waits for its approval.
+    expect(quoting.quote).toMatchObject({ state: 'pending' });
+
+    const accepted = await eventually(async () => {
+      const s = await a.client.v1.statuses.$select(quoting.id).fetch();
+      return s.quote?.state === 'accepted' && s;
+    }, 'the quote accepted on alpha', HOP_MS);
+    expect(accepted.quote).toMatchObject({ state: 'accepted', quotedStatus: { id: quoted.id, uri: posts.public!.uri } });
+
+    const notified = await eventually(async () => {
+      const list = await b.client.v1.notifications.list({ types: ['quote' as never] });
+      return list.find((n) => n.status?.uri === quoting.uri);
+    }, 'b\'s quote notification on beta', HOP_MS);
+    expect(notified.account.acct).toBe(aAcct());
+    const original = await b.client.v1.statuses.$select(posts.public!.id).fetch();
+    expect(original.quotesCount).toBe(1);
+  }, STEP_MS);
+
+  it('b creates a collection featuring d of beta; a sees it among b\'s collections on alpha (Mastodon 4.6)', async () => {
+    const betaUrl = need(beta, 'beta').baseUrl;
+    const d = await newUser(betaUrl, 'd');
+    await d.client.v1.accounts.updateCredentials({ discoverable: true });
+    // masto has no collections API yet: the routes as Mastodon 4.6 has them.
+    const created = await fetch(`${betaUrl}/api/v1/collections`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'People worth following', description: 'My favourites', sensitive: false, discoverable: true, account_ids: [d.me.id] }),
+    });
+    expect(created.status).toBe(200);
+    const { collection } = (await created.json()) as { collection: { uri: string } };
+
+    type Listed = { uri: string; name: string; description: string; local: boolean; items: { account_id?: string; state: string }[] };
+    const onAlpha = await eventually(async () => {
+      const res = await fetch(`${need(alpha, 'alpha').baseUrl}/api/v1/accounts/${need(bOnAlpha, 'b on alpha').id}/collections`, { headers: { authorization: `Bearer ${a.token}` } });
+      const body = (await res.json()) as { collections: Listed[] };
+      return body.collections.find((c) => c.uri === collection.uri);
+    }, 'b\'s collection on alpha', HOP_MS);
+    expect(onAlpha).toMatchObject({ name: 'People worth following', description: 'My favourites', local: false });
+    expect(onAlpha.items).toHaveLength(1);
+    const featured = await a.client.v1.accounts.$select(onAlpha.items[0]!.account_id!).fetch();
+    expect(featured.acct).toBe(`${d.me.username}@${BETA.publicHost}`);
+  }, STEP_MS);
+
   it('b deletes a post; it disappears for a', async () => {
     const gone = need(publicOnAlpha, 'b\'s public post on alpha');
     await b.client.v1.statuses.$select(posts.public!.id).remove();

@@ -214,6 +214,22 @@ describe('admin.report', () => {
     expect(group).toMatchObject({ type: 'admin.report', notifications_count: 1, sample_account_ids: [plain.account.id], report: { target_account: { id: target.account.id } } });
   });
 
+  it('carries a fallback text (Mastodon 4.6) for a client that lists the types it shows and not these', async () => {
+    const target = await aUser();
+    const reportId = await fileReport(plain, target.account, 'they <b>keep</b> spamming');
+    const res = await notificationsOf(moderator.token, { types: ['admin.report', 'admin.sign_up'], supported_types: ['mention', 'favourite'] });
+    const listed = (res.body as Record<string, any>[]).find((n) => n.report?.id === reportId); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(listed!.fallback).toEqual({
+      text: expect.stringMatching(new RegExp(`^<p><span class="h-card" translate="no"><a href="[^"]+" class="u-url mention">@<span>${plain.account.username}</span></a></span> reported <span class="h-card"`)),
+      summary: 'New report',
+      description: '<p>Category: spam</p><p>they &lt;b&gt;keep&lt;/b&gt; spamming</p>',
+    });
+    const signUps = (res.body as Record<string, any>[]).filter((n) => n.type === 'admin.sign_up'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const n of signUps) expect(n.fallback).toMatchObject({ text: expect.stringContaining('signed up</p>'), summary: 'New sign-up' });
+    const knowing = await notificationsOf(moderator.token, { types: ['admin.report'], supported_types: ['admin.report'] });
+    expect((knowing.body as Record<string, unknown>[]).every((n) => !('fallback' in n))).toBe(true);
+  });
+
   it('is not sent again while another report about the same account is open (Mastodon\'s unresolved siblings); after it is resolved, it is', async () => {
     const target = await aUser();
     const first = await fileReport(plain, target.account);
