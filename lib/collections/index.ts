@@ -20,6 +20,8 @@ import {
   type CollectionEntry,
 } from '../db/collections';
 import { followEdge } from '../db/follows';
+import { sendCollectionChange } from '../federation/collections';
+import { apUrls } from '../federation/urls';
 import { nowIso } from '../db/table';
 import { forbidden, HttpError, notFound, unprocessable } from '../errors';
 import { isId, newId } from '../ids';
@@ -198,7 +200,7 @@ async function featurable(owner: Account, accountIds: string[]): Promise<Account
   return accounts;
 }
 
-const newEntry = (accountId: string, position: number, now: string): CollectionEntry => ({ id: newId(), accountId, state: 'accepted', position, createdAt: now });
+const newEntry = (accountId: string, position: number, now: string): CollectionEntry => ({ id: newId(), accountId, state: 'accepted', position, createdAt: now, uri: null });
 
 async function notifyAdded(collection: Collection, entries: CollectionEntry[]): Promise<void> {
   for (const entry of entries) {
@@ -216,12 +218,14 @@ export async function createCollection(owner: Account, input: CollectionInput & 
   }
   const now = nowIso();
   const items = accounts.map((a, i) => newEntry(a.id, i + 1, now));
-  const collection: Collection = { id: newId(), accountId: owner.id, ...fields, local: true, items, nextPosition: items.length + 1, version: 0, createdAt: now, updatedAt: now };
+  const collectionId = newId();
+  const collection: Collection = { id: collectionId, accountId: owner.id, ...fields, local: true, uri: apUrls.collection(owner.username, collectionId), items, nextPosition: items.length + 1, version: 0, createdAt: now, updatedAt: now };
   const result = await putNewCollection(collection, MAX_COLLECTIONS);
   if ('failed' in result) {
     throw nested(new Violations().add('base', 'You', 'ERR_TOO_LONG', `have reached the maximum number of collections (${MAX_COLLECTIONS})`));
   }
   await notifyAdded(collection, items.filter((e) => accounts.find((a) => a.id === e.accountId)?.domain === null));
+  await sendCollectionChange(owner, { kind: 'created', collection });
   return collection;
 }
 
@@ -237,12 +241,15 @@ async function changing<T>(viewer: Account, collectionId: string, decide: (c: Co
 
 /** PATCH /api/v1/collections/:id: the collection's own fields; its accounts are told when its name or description changed. */
 export async function updateCollection(viewer: Account, collectionId: string, input: CollectionInput): Promise<Collection> {
-  const { collection, answer: changed } = await changing(viewer, collectionId, async (current) => {
+  const { collection, answer: outcome } = await changing(viewer, collectionId, async (current) => {
     const fields = applied(current, input);
     const changed = fields.name !== current.name || fields.description !== current.description;
     const same = changed === false && fields.language === current.language && fields.sensitive === current.sensitive && fields.discoverable === current.discoverable && fields.tagName === current.tagName;
-    return { next: { ...current, ...fields, updatedAt: same ? current.updatedAt : nowIso() }, answer: changed };
+    return { next: { ...current, ...fields, updatedAt: same ? current.updatedAt : nowIso() }, answer: { changed, same } };
   });
+  const { changed, same } = outcome;
+  // UpdateCollectionService sends the Update whatever changed; a PATCH that changed nothing changed nothing.
+  if (!same) await sendCollectionChange(viewer, { kind: 'updated', collection });
   // NotifyOfCollectionUpdateService: the local accounts whose item is accepted, once per change.
   if (changed) {
     const updateId = newId();
@@ -260,7 +267,10 @@ export async function updateCollection(viewer: Account, collectionId: string, in
 export async function deleteCollection(viewer: Account, collectionId: string): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
     const current = await ownCollection(viewer, collectionId);
-    if (await removeCollection(current)) return;
+    if (await removeCollection(current)) {
+      await sendCollectionChange(viewer, { kind: 'deleted', collection: current });
+      return;
+    }
   }
   throw new HttpError(409, 'The collection is being changed by another request, try again');
 }
@@ -279,16 +289,18 @@ export async function addItem(viewer: Account, collectionId: string, accountId: 
     return { next: { ...current, items: [...current.items, entry], nextPosition: current.nextPosition + 1 }, added: [entry], answer: entry };
   });
   await notifyAdded(collection, [entry]);
+  await sendCollectionChange(viewer, { kind: 'itemAdded', collection, entry });
   return entry;
 }
 
 /** DELETE /api/v1/collections/:id/items/:item_id: the owner takes an item out (404 for an item not in it). */
 export async function removeItem(viewer: Account, collectionId: string, itemId: string): Promise<void> {
-  await changing(viewer, collectionId, async (current) => {
+  const { collection, answer: entry } = await changing(viewer, collectionId, async (current) => {
     const entry = current.items.find((e) => e.id === itemId);
     if (!entry) throw notFound();
-    return { next: { ...current, items: current.items.filter((e) => e.id !== itemId) }, removed: isLive(entry) ? [entry] : [], answer: undefined };
+    return { next: { ...current, items: current.items.filter((e) => e.id !== itemId) }, removed: isLive(entry) ? [entry] : [], answer: entry };
   });
+  await sendCollectionChange(viewer, { kind: 'itemRemoved', collection, entry });
 }
 
 /**

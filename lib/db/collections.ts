@@ -18,6 +18,8 @@ export const collectionEntryItem = z.object({
   state: z.enum(itemStates),
   position: z.number().int(),
   createdAt: z.string(),
+  /** A remote collection's item: its FeaturedItem id (what a Remove names). */
+  uri: z.string().nullable().default(null),
 });
 export type CollectionEntry = z.infer<typeof collectionEntryItem>;
 
@@ -32,6 +34,8 @@ export const collectionItem = z.object({
   /** The hashtag as the owner wrote it (without `#`), or none. */
   tagName: z.string().nullable().default(null),
   local: z.boolean().default(true),
+  /** Its ActivityPub id: a remote collection's FeaturedCollection id, a local one's from lib/federation/urls.ts. */
+  uri: z.string().nullable().default(null),
   items: z.array(collectionEntryItem).default([]),
   /** The next item's position (Mastodon's maximum(:position) + 1, never reused). */
   nextPosition: z.number().int().default(1),

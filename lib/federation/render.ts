@@ -57,6 +57,14 @@ const EXTENSIONS = {
   canQuote: { '@id': 'gts:canQuote', '@type': '@id' },
   automaticApproval: { '@id': 'gts:automaticApproval', '@type': '@id' },
   manualApproval: { '@id': 'gts:manualApproval', '@type': '@id' },
+  // Collections of accounts (Mastodon 4.6): who may feature the actor, and its collections.
+  canFeature: { '@id': 'gts:canFeature', '@type': '@id' },
+  featuredCollections: { '@id': 'toot:featuredCollections', '@type': '@id' },
+  FeaturedCollection: 'toot:FeaturedCollection',
+  FeaturedItem: 'toot:FeaturedItem',
+  featuredObject: { '@id': 'toot:featuredObject', '@type': '@id' },
+  featuredObjectType: 'toot:featuredObjectType',
+  topic: 'toot:topic',
 } as const;
 
 /** The @context of every document we serve or send. */
@@ -133,6 +141,9 @@ export async function renderPerson(account: Account): Promise<ApObject> {
     inbox: apUrls.inbox(account.username),
     outbox: apUrls.outbox(account.username),
     featured: apUrls.featured(account.username),
+    featuredCollections: apUrls.featuredCollections(account.username),
+    // Mastodon 4.6: anyone may feature a discoverable account without asking; else only the account itself.
+    interactionPolicy: { canFeature: { automaticApproval: [account.discoverable && !suspended ? AS_PUBLIC : actor] } },
     preferredUsername: account.username,
     name: suspended ? account.username : account.displayName,
     summary: suspended ? '' : account.noteHtml,

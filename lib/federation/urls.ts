@@ -17,6 +17,10 @@ export const apUrls = {
   followers: (username: string) => `${base()}/users/${username}/followers`,
   following: (username: string) => `${base()}/users/${username}/following`,
   featured: (username: string) => `${base()}/users/${username}/collections/featured`,
+  /** The actor's collections of accounts (Mastodon 4.6's featuredCollections), and one of them and its items. */
+  featuredCollections: (username: string) => `${base()}/users/${username}/featured_collections`,
+  collection: (username: string, collectionId: string) => `${base()}/users/${username}/collections/${collectionId}`,
+  collectionItem: (username: string, collectionId: string, itemId: string) => `${base()}/users/${username}/collections/${collectionId}/items/${itemId}`,
   status: (username: string, statusId: string) => `${base()}/users/${username}/statuses/${statusId}`,
   statusPage: (username: string, statusId: string) => `${base()}/@${username}/${statusId}`,
   /** A status's replies collection (./documents.ts repliesDocument). */

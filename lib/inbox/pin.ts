@@ -6,14 +6,20 @@
 // not the actor's own is ignored and writes nothing.
 import { receivePin, receiveUnpin } from '../federation/featured';
 import { idOf } from '../federation/vocab';
+import { addToCollections, removeFromCollections } from './collections';
 import type { Outcome, Received } from './received';
 
 export async function add(received: Received): Promise<Outcome> {
+  // A collection of accounts (Mastodon 4.6) or one of its items: ./collections.ts.
+  const collections = await addToCollections(received);
+  if (collections) return collections;
   const pinned = await receivePin(received.actor, idOf(received.activity.target), received.activity.object);
   return pinned ? 'applied' : 'ignored';
 }
 
 export async function removeFromCollection(received: Received): Promise<Outcome> {
+  const collections = await removeFromCollections(received);
+  if (collections) return collections;
   const unpinned = await receiveUnpin(received.actor, idOf(received.activity.target), received.activity.object);
   return unpinned ? 'applied' : 'ignored';
 }

@@ -8,6 +8,7 @@ import { ACTOR_TYPES, saveActorDocument } from '../federation/actors';
 import { FetchFailed, fetchObject } from '../federation/fetch';
 import { objectOf, typeOf, type ApDocument } from '../federation/vocab';
 import { suspendAccount, unsuspendAccount } from '../moderation/suspension';
+import { updateCollection } from './collections';
 import type { Outcome, Received } from './received';
 import { updateNote } from './update_note';
 import { updateQuestion } from './update_question';
@@ -62,5 +63,6 @@ export async function update(received: Received): Promise<Outcome> {
     return counts === 'applied' || edit === 'applied' ? 'applied' : 'ignored';
   }
   if (type === 'Note' || type === 'Article' || type === 'Page') return updateNote(received, object);
+  if (type === 'FeaturedCollection') return updateCollection(received, object);
   return 'ignored';
 }

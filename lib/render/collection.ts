@@ -19,10 +19,10 @@ export const renderCollectionItem = (entry: CollectionEntry) => ({
 });
 
 /**
- * The collection's ActivityPub id, under its owner's actor (Mastodon's ActivityPub::TagManager#uri_for). The actor's
- * id is lib/federation/urls.ts's apUrls.actor, which a renderer may not import (federation renders): same form here.
+ * The ActivityPub id of a local collection stored before its record held one: the form lib/federation/urls.ts
+ * apUrls.collection gives (which builds every id stored since; a renderer may not import federation, which renders).
  */
-export const collectionUri = (owner: Pick<Account, 'username'>, collectionId: string) => `${config.baseUrl}/users/${owner.username}/collections/${collectionId}`;
+const storedBeforeUris = (owner: Pick<Account, 'username'>, collectionId: string) => `${config.baseUrl}/users/${owner.username}/collections/${collectionId}`;
 
 /** What a page of collections needs beside them: their accounts, and the viewer's blocks among those. */
 export type CollectionFacts = { accounts: Map<string, Account>; blocked: ReadonlySet<string>; viewerId: string | undefined };
@@ -55,7 +55,7 @@ export function renderCollection(c: Collection, facts: CollectionFacts) {
   if (!owner) return undefined;
   return {
     id: c.id,
-    uri: collectionUri(owner, c.id),
+    uri: c.uri ?? storedBeforeUris(owner, c.id),
     // No HTML page of a collection is served here, and the entity allows none.
     url: null,
     name: c.name,
