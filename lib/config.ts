@@ -134,10 +134,12 @@ export const SOFTWARE = { name: 'tootless', version: '0.1.0' };
 
 /**
  * The Mastodon release whose client API this server implements, in the one place every report of it reads
- * (v1 and v2 instance, NodeInfo). Clients turn features on from it: Ice Cubes and Tusky compare `version`,
- * Phanpy and Elk read `api_versions.mastodon` (Mastodon 4.3.0 reports 2; each later release raises it).
- * Raise both together, and only once the API of that release works here.
+ * (v1 and v2 instance, NodeInfo). Clients turn features on from it: Ice Cubes reads `version` and
+ * `api_versions.mastodon`, Phanpy, Tusky and the official Android app `api_versions.mastodon` (4.3.0 reports 2,
+ * 4.4 up to 6, 4.5 7, 4.6 8 to 10: quotes at 7, the profile API at 8 and 9, collections and fallback
+ * notifications at 10); Phanpy's and Pachli's version gates read NodeInfo's software name, which is ours.
+ * Raise both together, and only once the API of that release works here (README, "The Mastodon 4 API").
  */
-export const MASTODON_COMPATIBILITY = { version: '4.3.0', apiVersions: { mastodon: 2 } } as const;
-/** Reported as the instance's `version`: `4.3.0 (compatible; tootless 0.1.0)`, as compatible servers spell it. */
+export const MASTODON_COMPATIBILITY = { version: '4.6.0', apiVersions: { mastodon: 10 } } as const;
+/** Reported as the instance's `version`: `4.6.0 (compatible; tootless 0.1.0)`, as compatible servers spell it. */
 export const API_VERSION = `${MASTODON_COMPATIBILITY.version} (compatible; ${SOFTWARE.name} ${SOFTWARE.version})`;

@@ -1,5 +1,5 @@
 // PATCH or PUT /api/v2/notifications/policy (https://docs.joinmastodon.org/methods/notifications/#update-the-filtering-policy-for-notifications):
-// sets any of the five criteria to accept, filter or drop; the others keep their value.
+// sets any of the six criteria (4.6 added for_bots) to accept, filter or drop; the others keep their value.
 import { z } from 'zod';
 import { policyActions } from '../../lib/db/notification_requests';
 import { http, type Ctx } from '../../lib/http';
@@ -14,6 +14,7 @@ export const schema = z.object({
   for_new_accounts: action,
   for_private_mentions: action,
   for_limited_accounts: action,
+  for_bots: action,
 });
 
 export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
@@ -23,6 +24,7 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
     newAccounts: input.for_new_accounts,
     privateMentions: input.for_private_mentions,
     limitedAccounts: input.for_limited_accounts,
+    bots: input.for_bots,
   }));
   return renderPolicy(view);
 }

@@ -40,7 +40,14 @@ export async function run(input: z.infer<typeof schema>, ctx: Ctx<'user'>) {
   };
   // With `scheduled_at`, a ScheduledStatus is stored and answered instead (published later by the sweeper).
   if (input.scheduled_at !== undefined) {
-    return renderScheduledStatus(await scheduleStatus(ctx.account, ctx.token, { ...params, scheduledAt: input.scheduled_at }));
+    return renderScheduledStatus(
+      await scheduleStatus(ctx.account, ctx.token, {
+        ...params,
+        scheduledAt: input.scheduled_at,
+        quotedStatusId: input.quoted_status_id ?? input.quote_id,
+        quoteApprovalPolicy: input.quote_approval_policy,
+      }),
+    );
   }
   try {
     const { status } = await postStatus(ctx.account, ctx.token, {

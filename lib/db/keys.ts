@@ -303,6 +303,8 @@ export const actorUri = (uri: string): Key => ({ PK: `ACTOR#${uri}`, SK: 'ACTOR'
 export const remoteAcct = (username: string, domain: string): Key => ({ PK: `ACCT#${lower(username)}@${lower(domain)}`, SK: 'ACCT' });
 /** A remote status by its ActivityPub id (the pointer holds statusId); unique. */
 export const statusUri = (uri: string): Key => ({ PK: `STATUSURI#${uri}`, SK: 'STATUSURI' });
+/** A remote author's approval stamp (QuoteAuthorization) of one of our quotes, by its id: the pointer holds the quote's two status ids. */
+export const quoteApprovalUri = (uri: string): Key => ({ PK: `QUOTEAUTH#${uri}`, SK: 'QUOTEAUTH' });
 /** A local account's RSA key pair (private key encrypted), and the instance actor's (`INSTANCE`). */
 export const actorKeys = (accountId: string): Key => ({ PK: `ACTORKEYS#${accountId === 'INSTANCE' ? 'INSTANCE' : padId(accountId)}`, SK: 'ACTORKEYS' });
 /** An inbound activity id already processed (at most once); expires by TTL. */

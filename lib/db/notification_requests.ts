@@ -18,8 +18,8 @@ import { deleteItem, getItem, nowIso, putItem, query, queryAll, updateItem, type
 export const policyActions = ['accept', 'filter', 'drop'] as const;
 export type PolicyAction = (typeof policyActions)[number];
 
-/** The criteria a policy decides on, in Mastodon 4.3's attribute names without `for_`. */
-export const policyCriteria = ['notFollowing', 'notFollowers', 'newAccounts', 'privateMentions', 'limitedAccounts'] as const;
+/** The criteria a policy decides on, in Mastodon's attribute names without `for_` (4.3's five, and 4.6's `bots`). */
+export const policyCriteria = ['notFollowing', 'notFollowers', 'newAccounts', 'privateMentions', 'limitedAccounts', 'bots'] as const;
 export type PolicyCriterion = (typeof policyCriteria)[number];
 
 export const notificationPolicyItem = z.object({
@@ -30,6 +30,8 @@ export const notificationPolicyItem = z.object({
   // Mastodon 4.3's one default that is not `accept`: a limited (silenced) account's notifications to those who
   // do not follow it are filtered.
   limitedAccounts: z.enum(policyActions).default('filter'),
+  /** Mastodon 4.6: automated accounts (`bot`) the recipient does not follow. */
+  bots: z.enum(policyActions).default('accept'),
   updatedAt: z.string().optional(),
 });
 export type NotificationPolicy = z.infer<typeof notificationPolicyItem>;

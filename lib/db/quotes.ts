@@ -12,7 +12,7 @@ import * as keys from './keys';
 import type { Page } from '../paging';
 import { queryIdRange } from './id_range';
 import { quoteStates, statusItem, type QuotePolicy, type QuoteState, type Status } from './statuses';
-import { getItem, query, transact, updateItem, type TransactItem } from './table';
+import { getItem, putItem, query, transact, updateItem, type TransactItem } from './table';
 
 export const quoteItem = z.object({
   /** The quoting status and its author. */
@@ -129,3 +129,20 @@ export const setQuotePolicy = (statusId: string, accountId: string, policy: Quot
     },
     statusItem,
   );
+
+const approvalPointer = z.object({ quotedStatusId: z.string(), statusId: z.string() });
+
+/**
+ * Remembers which quote a remote author's stamp approves, so that its Delete (the author revoking its approval)
+ * finds the quote: the stamp's id names nothing of ours.
+ */
+export async function rememberApprovalStamp(quote: Pick<Quote, 'quotedStatusId' | 'statusId'>, approvalUri: string): Promise<void> {
+  await putItem({ ...keys.quoteApprovalUri(approvalUri), quotedStatusId: quote.quotedStatusId, statusId: quote.statusId });
+}
+
+/** The quote whose approval stamp is `approvalUri`, while it still holds that stamp. */
+export async function quoteByApprovalStamp(approvalUri: string): Promise<Quote | undefined> {
+  const pointer = await getItem(keys.quoteApprovalUri(approvalUri), approvalPointer, true);
+  const quote = pointer ? await quoteOf(pointer.quotedStatusId, pointer.statusId) : undefined;
+  return quote?.approvalUri === approvalUri ? quote : undefined;
+}

@@ -8,7 +8,7 @@ import { queryIdRange } from './id_range';
 import * as keys from './keys';
 import { attachMediaItems } from './media';
 import { deleteItem, getItem, query, transact, type TransactItem } from './table';
-import { visibilities } from './statuses';
+import { quotePolicies, visibilities } from './statuses';
 
 export const scheduledParams = z.object({
   text: z.string().nullable(),
@@ -23,6 +23,9 @@ export const scheduledParams = z.object({
   spoiler_text: z.string().nullable(),
   in_reply_to_id: z.string().nullable(),
   language: z.string().nullable().default(null),
+  /** The status it will quote (Mastodon 4.4 keeps it in the params), checked again when posted. */
+  quoted_status_id: z.string().nullable().default(null),
+  quote_approval_policy: z.enum(quotePolicies).nullable().default(null),
 });
 export type ScheduledParams = z.infer<typeof scheduledParams>;
 

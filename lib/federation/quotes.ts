@@ -4,9 +4,9 @@
 import type { Account } from '../db/accounts';
 import type { Quote } from '../db/quotes';
 import type { Status } from '../db/statuses';
-import { deliver, quietly } from './outbox';
+import { deliver, quietly, statusAudience } from './outbox';
 import { DOCUMENT_CONTEXT, renderNote, statusApId, type ApObject } from './render';
-import { apUrls } from './urls';
+import { AS_PUBLIC, apUrls } from './urls';
 import { quoteAuthorizationId } from './quote_ids';
 import { accountById, accountByUsername } from '../db/accounts';
 import { statusById } from '../db/statuses';
@@ -59,6 +59,23 @@ export async function sendQuoteAnswer(quotedAuthor: Account, requester: Account,
       ...(stamp ? { result: stamp } : {}),
     };
     await deliver(activity, [inbox], quotedAuthor);
+  });
+}
+
+/**
+ * Our author withdraws its approval of a quote of its status (RevokeQuoteService): the Delete of our stamp, by
+ * its bare id as Mastodon sends it, to the quoting author's server and to where the quoted status went.
+ */
+export async function sendQuoteStampDelete(quotedAuthor: Account, quoted: Status, quote: Quote, quotingAuthor: Account | undefined): Promise<void> {
+  if (quoted.uri !== null || quotedAuthor.domain) return;
+  const stamp = quoteAuthorizationId(quotedAuthor.username, quote.statusId);
+  await quietly('Delete(QuoteAuthorization)', { statusId: quote.statusId }, async () => {
+    const { inboxes } = await statusAudience(quoted, quotedAuthor);
+    const quoterInbox = quotingAuthor?.domain ? (quotingAuthor.sharedInboxUrl ?? quotingAuthor.inboxUrl ?? undefined) : undefined;
+    const to = [...new Set([...(quoterInbox ? [quoterInbox] : []), ...inboxes])];
+    if (to.length === 0) return;
+    const activity = { '@context': DOCUMENT_CONTEXT, id: `${stamp}#delete`, type: 'Delete', actor: apUrls.actor(quotedAuthor.username), to: [AS_PUBLIC], object: stamp };
+    await deliver(activity, to, quotedAuthor);
   });
 }
 

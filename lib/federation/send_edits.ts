@@ -10,8 +10,8 @@ import { deliver, ownPost, quietly, statusAudience } from './outbox';
 import { DOCUMENT_CONTEXT, actorUriOf, renderNote, type ApObject } from './render';
 
 /** The Update(Note) of an edited status of ours, with @context. */
-export function updateNoteActivity(status: Status, author: Account, note: ApObject): Activity {
-  const editedAt = status.editedAt ?? status.createdAt;
+export function updateNoteActivity(status: Status, author: Account, note: ApObject, at?: string): Activity {
+  const editedAt = at ?? status.editedAt ?? status.createdAt;
   return {
     '@context': DOCUMENT_CONTEXT,
     id: `${String(note.id)}#updates/${Math.floor(Date.parse(editedAt) / 1000)}`,
@@ -31,5 +31,19 @@ export async function sendStatusUpdate(status: Status, author: Account): Promise
     const { inboxes } = await statusAudience(status, author);
     if (inboxes.length === 0) return;
     await deliver(updateNoteActivity(status, author, await renderNote(status, author)), inboxes, author);
+  });
+}
+
+/**
+ * The Update(Note) of one of our statuses changed without an edit (a quote approved, its quote policy changed),
+ * so that other servers refresh their copy, as Mastodon's StatusUpdateDistributionWorker with `updated_at`: named
+ * by the time of the change. Never throws: the change stands either way.
+ */
+export async function sendNoteRefresh(status: Status, author: Account, at: string = new Date().toISOString()): Promise<void> {
+  if (!ownPost(status, author)) return;
+  await quietly('Update(Note)', { statusId: status.id }, async () => {
+    const { inboxes } = await statusAudience(status, author);
+    if (inboxes.length === 0) return;
+    await deliver(updateNoteActivity(status, author, await renderNote(status, author), at), inboxes, author);
   });
 }

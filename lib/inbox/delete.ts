@@ -9,7 +9,8 @@ import { statusById } from '../db/statuses';
 import { log } from '../log';
 import { removedUnlessGone, removeRemoteActor } from '../moderation/remote_removal';
 import { deleteStatus } from '../statuses/delete';
-import { idOf } from '../federation/vocab';
+import { idOf, objectOf, typeOf } from '../federation/vocab';
+import { quoteApprovalDeleted } from './quote_request';
 import { onActorsServer, type Outcome, type Received } from './received';
 
 /** A status of the actor, by its Note id: only the author deletes it (another actor's Delete changes nothing). */
@@ -30,5 +31,8 @@ export async function remove(received: Received): Promise<Outcome> {
   if (objectId === received.actor.uri) return (await removeRemoteActor(received.actor)) === 'more' ? 'more' : 'applied';
   // Another server's object is not this actor's to delete.
   if (!onActorsServer(received, objectId)) return 'ignored';
-  return deleteNote(received, objectId);
+  // The quoted author's stamp of one of our quotes (Mastodon's DeleteQuoteAuthorizationSerializer sends its bare id).
+  const type = typeOf(objectOf(received.activity.object));
+  const revoked = type === 'Note' || type === 'Question' ? undefined : await quoteApprovalDeleted(received, objectId);
+  return revoked ?? deleteNote(received, objectId);
 }

@@ -2,11 +2,12 @@
 // of Accept and Reject): a remote account asks to quote one of our statuses, and the remote author of a status
 // one of ours quotes answers our QuoteRequest.
 import { accountById } from '../db/accounts';
-import { changeQuoteState, moveQuotesCount, quoteOf } from '../db/quotes';
+import { changeQuoteState, moveQuotesCount, quoteByApprovalStamp, quoteOf, rememberApprovalStamp } from '../db/quotes';
 import { remoteStatusIdByUri } from '../db/remote';
 import { statusById, type Status } from '../db/statuses';
 import { followEdge } from '../db/follows';
 import { storeRemoteNote } from '../federation/notes';
+import { sendNoteRefresh } from '../federation/send_edits';
 import { ourQuoteRequest, quoteAuthorizationId, sendQuoteAnswer } from '../federation/quotes';
 import { apUrls } from '../federation/urls';
 import { idOf, objectOf, sameHost, typeOf } from '../federation/vocab';
@@ -84,8 +85,13 @@ export async function quoteAccepted(received: Received): Promise<Outcome> {
   const quote = await answeredQuote(received);
   const stamp = idOf(received.activity.result);
   if (!quote || quote.state !== 'pending' || !stamp || !sameHost(stamp, received.actor.uri)) return 'ignored';
+  // Remembered first: once accepted, a Delete of the stamp must find the quote.
+  await rememberApprovalStamp(quote, stamp);
   if ((await changeQuoteState(quote, 'accepted', { approvalUri: stamp })) !== 'changed') return 'ignored';
   await moveQuotesCount(quote.quotedStatusId, 1);
+  // Our Note now carries the stamp (quoteAuthorization): where it went, it is sent again.
+  const [quoting, quoter] = await Promise.all([statusById(quote.statusId, true), accountById(quote.accountId)]);
+  if (quoting && quoter) await sendNoteRefresh(quoting, quoter);
   return 'applied';
 }
 
@@ -93,6 +99,20 @@ export async function quoteAccepted(received: Received): Promise<Outcome> {
 export async function quoteRejected(received: Received): Promise<Outcome> {
   const quote = await answeredQuote(received);
   if (!quote || (quote.state !== 'pending' && quote.state !== 'accepted')) return 'ignored';
+  if ((await changeQuoteState(quote, quote.state === 'accepted' ? 'revoked' : 'rejected')) !== 'changed') return 'ignored';
+  if (quote.state === 'accepted') await moveQuotesCount(quote.quotedStatusId, -1);
+  return 'applied';
+}
+
+/**
+ * Delete of an approval stamp (Mastodon's Delete#revoke_quote): the quoted author withdraws its approval of a
+ * quote by one of our accounts; accepted becomes revoked, pending rejected. Undefined when the id is no stamp we
+ * hold of the actor's, so that the caller goes on to its other cases.
+ */
+export async function quoteApprovalDeleted(received: Received, objectId: string): Promise<Outcome | undefined> {
+  const quote = await quoteByApprovalStamp(objectId);
+  if (!quote || quote.quotedAccountId !== received.actor.id) return undefined;
+  if (quote.state !== 'pending' && quote.state !== 'accepted') return 'ignored';
   if ((await changeQuoteState(quote, quote.state === 'accepted' ? 'revoked' : 'rejected')) !== 'changed') return 'ignored';
   if (quote.state === 'accepted') await moveQuotesCount(quote.quotedStatusId, -1);
   return 'applied';

@@ -61,6 +61,7 @@ import { deleteMediaQuietly } from '../media/storage';
 import { entersPublicTimelines } from '../policy';
 import { isRemoteAccount } from '../policy/federation';
 import { removeReblogsOf } from '../statuses/delete';
+import { quotedStatusDeleted } from '../statuses/quotes';
 import { endStreamsOfTokens } from '../streaming/withdraw';
 
 /**
@@ -172,6 +173,7 @@ async function purgeStatus(account: Account, status: Status): Promise<boolean> {
   const removed = await removeStatus(status, { poll, parentExists: parent !== undefined, listed: entersPublicTimelines(status) });
   if ('failed' in removed) return false;
   await removeReblogsOf(status);
+  await quotedStatusDeleted(status);
   if (status.mediaIds.length > 0) {
     await deleteMediaQuietly([...media.values()].flatMap((m) => [m.fileKey, m.previewKey]));
     await deleteMediaItemsOf(status.mediaIds);

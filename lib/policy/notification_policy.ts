@@ -57,6 +57,7 @@ function criteriaChecks(subject: PolicySubject): Record<PolicyCriterion, () => P
     privateMentions: async () =>
       type === 'mention' && status?.visibility === 'direct' && (await notFollowing()) && !(await respondsToRecipient(status, recipientId, sender.id)),
     limitedAccounts: () => limitedFor(recipientId, sender, notFollowing),
+    bots: async () => sender.bot && (await notFollowing()),
   };
 }
 

@@ -48,6 +48,7 @@ export const renderPolicy = ({ policy, ...view }: PolicyView) => ({
   for_new_accounts: policy.newAccounts,
   for_private_mentions: policy.privateMentions,
   for_limited_accounts: policy.limitedAccounts,
+  for_bots: policy.bots,
   summary: summaryOf({ policy, ...view }),
 });
 

@@ -24,6 +24,8 @@ export async function renderScheduledStatuses(list: Scheduled[]): Promise<Record
         // An integer in the entity; app ids are snowflakes beyond 2^53, so this is the nearest double.
         application_id: s.appId !== null && /^\d+$/.test(s.appId) ? Number(s.appId) : null,
         in_reply_to_id: p.in_reply_to_id,
+        quoted_status_id: p.quoted_status_id,
+        quote_approval_policy: p.quote_approval_policy,
       },
       media_attachments: (p.media_ids ?? []).flatMap((id) => {
         const m = media.get(id);

@@ -8,7 +8,8 @@ import { acceptedQuotesPage, changeQuoteState, moveQuotesCount, quoteOf, quotesO
 import { statusById, statusesByIds, type QuotePolicy, type Status, type Visibility } from '../db/statuses';
 import { nowIso } from '../db/table';
 import { forbidden, notFound } from '../errors';
-import { quoteRequestId, sendQuoteRequest } from '../federation/quotes';
+import { quoteRequestId, sendQuoteRequest, sendQuoteStampDelete } from '../federation/quotes';
+import { sendNoteRefresh } from '../federation/send_edits';
 import { isId } from '../ids';
 import { log } from '../log';
 import type { Page } from '../paging';
@@ -99,6 +100,7 @@ export async function revokeQuote(viewer: Account, id: string, quotingStatusId: 
   const to = quote.state === 'accepted' ? 'revoked' : quote.state === 'pending' ? 'rejected' : undefined;
   if (to && (await changeQuoteState(quote, to)) === 'changed') {
     if (quote.state === 'accepted') await moveQuotesCount(quote.quotedStatusId, -1);
+    await sendQuoteStampDelete(viewer, quoted, quote, await accountById(quote.accountId));
   }
   const quoting = await statusById(quote.statusId, true);
   if (!quoting) throw notFound();
@@ -114,6 +116,8 @@ export async function setInteractionPolicy(viewer: Account, id: string, policy: 
   if (stored === (status.quoteApprovalPolicy ?? 'nobody')) return status;
   const updated = await setQuotePolicy(status.id, viewer.id, stored);
   if (!updated) throw notFound();
+  // Other servers hold the policy in their copy (interactionPolicy.canQuote): they are sent the Note again.
+  await sendNoteRefresh(updated, viewer);
   return updated;
 }
 

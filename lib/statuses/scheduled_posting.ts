@@ -11,6 +11,7 @@ import { newId } from '../ids';
 import { log } from '../log';
 import { viewableStatus } from '../policy';
 import { checkMedia, checkRules, ClaimLost, postStatus, type NewStatus } from './create';
+import { quotableStatus } from './quotes';
 import { checkScheduledAt } from './scheduled';
 
 /** The posting application's id (rendered as `application_id`). */
@@ -27,6 +28,8 @@ export async function scheduleStatus(author: Account, token: Token, input: NewSt
     const parent = await viewableStatus(input.inReplyToId, author);
     if (parent.reblogOfId) throw notFound();
   }
+  // Refused now as posting would refuse it (404); posting checks it again, as the quoted status may change meanwhile.
+  if (input.quotedStatusId !== undefined) await quotableStatus(input.quotedStatusId, author);
   const scheduled: Scheduled = {
     id: newId(),
     accountId: author.id,
@@ -46,6 +49,8 @@ export async function scheduleStatus(author: Account, token: Token, input: NewSt
       spoiler_text: input.spoilerText === '' ? null : input.spoilerText,
       in_reply_to_id: input.inReplyToId ?? null,
       language: input.language?.toLowerCase() ?? null,
+      quoted_status_id: input.quotedStatusId ?? null,
+      quote_approval_policy: input.quoteApprovalPolicy ?? null,
     },
   };
   // Reserved: attached to the scheduled status id, so no other status can take them.
@@ -89,6 +94,8 @@ export async function publishScheduled(due: ScheduledDue, now: number = Date.now
         spoilerText: p.spoiler_text ?? '',
         visibility: p.visibility ?? undefined,
         language: p.language ?? undefined,
+        quotedStatusId: p.quoted_status_id ?? undefined,
+        quoteApprovalPolicy: p.quote_approval_policy ?? undefined,
       },
       { scheduled },
     );
@@ -96,7 +103,7 @@ export async function publishScheduled(due: ScheduledDue, now: number = Date.now
   } catch (err) {
     if (err instanceof ClaimLost) return 'claimed-elsewhere';
     if (err instanceof HttpError) {
-      // No longer postable (the replied-to status is gone, an attachment was removed): discarded, as Mastodon does.
+      // No longer postable (the replied-to status is gone, an attachment was removed, the quote is refused now): discarded, as Mastodon does.
       log.warn('scheduled status discarded', { id: scheduled.id, accountId, error: err.message });
       await removeScheduled(scheduled);
       return 'discarded';

@@ -171,7 +171,7 @@ describe('admin measures, dimensions and retention on seeded data', () => {
         key: 'software_versions',
         data: [
           { key: 'tootless', human_key: 'Tootless', value: SOFTWARE.version, human_value: SOFTWARE.version },
-          { key: 'mastodon_api', human_key: 'Mastodon API', value: '4.3.0', human_value: '4.3.0' },
+          { key: 'mastodon_api', human_key: 'Mastodon API', value: '4.6.0', human_value: '4.6.0' },
         ],
       },
       // The accounts whose latest sign-in is in the period, by locale: the first moved from yesterday to today, counted once.

@@ -26,15 +26,15 @@ const WEEK = 7 * 86_400_000;
 const get = (handler: typeof rules, path: string, token?: string) => call(handler, { path, token });
 
 describe('the version reported', () => {
-  it('is one value, 4.3.0 with API version 2, in v1, v2 and NodeInfo', async () => {
-    expect(MASTODON_COMPATIBILITY).toEqual({ version: '4.3.0', apiVersions: { mastodon: 2 } });
-    expect(API_VERSION).toBe('4.3.0 (compatible; tootless 0.1.0)');
+  it('is one value, 4.6.0 with API version 10, in v1, v2 and NodeInfo', async () => {
+    expect(MASTODON_COMPATIBILITY).toEqual({ version: '4.6.0', apiVersions: { mastodon: 10 } });
+    expect(API_VERSION).toBe('4.6.0 (compatible; tootless 0.1.0)');
     expect((await get(v1, '/api/v1/instance')).body.version).toBe(API_VERSION);
     const two = (await get(v2, '/api/v2/instance')).body;
     expect(two.version).toBe(API_VERSION);
-    expect(two.api_versions).toEqual({ mastodon: 2 });
+    expect(two.api_versions).toEqual({ mastodon: 10 });
     const nodeinfo = await call(nodeinfoHandler, { path: '/nodeinfo/2.0' });
-    expect(nodeinfo.body.metadata.upstream).toEqual({ name: 'mastodon', version: '4.3.0' });
+    expect(nodeinfo.body.metadata.upstream).toEqual({ name: 'mastodon', version: '4.6.0' });
   });
 });
 

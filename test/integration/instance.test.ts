@@ -81,7 +81,7 @@ describe('GET /api/v1/instance on a fresh instance', () => {
     expect(res.body).toMatchObject({
       uri: 'social.example',
       title: 'Tootless',
-      version: expect.stringMatching(/^4\.3\.0 \(compatible; tootless /),
+      version: expect.stringMatching(/^4\.6\.0 \(compatible; tootless /),
       urls: { streaming_api: 'wss://social.example' },
       stats: { user_count: 0, status_count: 0, domain_count: 0 },
       thumbnail: 'https://social.example/headers/original/missing.png',
@@ -130,8 +130,8 @@ describe('GET /api/v1/instance on a fresh instance', () => {
       registrations: { enabled: true, approval_required: false, message: '' },
       contact: { email: '', account: null },
       rules: [],
-      version: expect.stringMatching(/^4\.3\.0 \(compatible; tootless /),
-      api_versions: { mastodon: 2 },
+      version: expect.stringMatching(/^4\.6\.0 \(compatible; tootless /),
+      api_versions: { mastodon: 10 },
       // Ice Cubes reads only the v2 instance and takes its streaming URL from here.
       urls: { streaming_api: 'wss://social.example' },
     });

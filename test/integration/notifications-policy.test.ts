@@ -18,7 +18,7 @@ import { handler as v2Index } from '../../functions/notifications/v2_index';
 import { handler as v2PolicyShow } from '../../functions/notifications/v2_policy_show';
 import { handler as v2PolicyUpdate } from '../../functions/notifications/v2_policy_update';
 import { handler as notifyWorker } from '../../functions/workers/notify';
-import type { Account } from '../../lib/db/accounts';
+import { updateAccount, type Account } from '../../lib/db/accounts';
 import { followRecord } from '../../lib/db/follows';
 import * as keys from '../../lib/db/keys';
 import type { NotificationType } from '../../lib/db/notifications';
@@ -90,6 +90,7 @@ describe('notification policy', () => {
         for_new_accounts: 'accept',
         for_private_mentions: 'accept',
         for_limited_accounts: 'filter',
+        for_bots: 'accept',
         summary: { pending_requests_count: 0, pending_notifications_count: 0 },
       });
       // The token's reads, then one GetItem of the policy and one Query of the requests.
@@ -180,6 +181,21 @@ describe('notification policy', () => {
       expect(await notifyOf('update', alice.account, stranger.account, edited.id)).toBe('created');
       await patchPolicy(alice.token, { for_not_following: 'accept' });
       expect(await favouriteBy(stranger.account, alice.account)).toBe('created');
+    });
+
+    it('for_bots (Mastodon 4.6): holds back automated accounts the recipient does not follow', async () => {
+      const [alice, bot, followedBot, person] = await Promise.all([aUser(), aUser(), aUser(), aUser()]);
+      await Promise.all([updateAccount(bot.account.id, { bot: true }), updateAccount(followedBot.account.id, { bot: true })]);
+      await aFollow(alice.account, followedBot.account);
+      const patched = await patchPolicy(alice.token, { for_bots: 'filter' });
+      expect(patched.body).toMatchObject({ for_bots: 'filter', for_not_following: 'accept' });
+      expect(await favouriteBy(bot.account, alice.account)).toBe('filtered');
+      expect(await favouriteBy(followedBot.account, alice.account)).toBe('created');
+      expect(await favouriteBy(person.account, alice.account)).toBe('created');
+      await patchPolicy(alice.token, { for_bots: 'drop' });
+      expect(await favouriteBy(bot.account, alice.account)).toBe('dropped');
+      expect((await patchPolicy(alice.token, { for_bots: 'sometimes' })).status).toBe(422);
+      expect((await v2Policy(alice.token)).body).toMatchObject({ for_bots: 'drop' });
     });
 
     it('for_not_followers: holds back accounts that do not follow the recipient, or only for under 3 days', async () => {

@@ -18,6 +18,8 @@ import { activity, collectDeliveries, receive } from '../support/activities';
 import { handler as quoteAuthorization } from '../../functions/activitypub/quote_authorization';
 import { handler as notificationsIndex } from '../../functions/notifications/index';
 import { remoteStatusIdByUri } from '../../lib/db/remote';
+import { handler as revoke } from '../../functions/statuses/revoke_quote';
+import { handler as interactionPolicy } from '../../functions/statuses/interaction_policy';
 
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', notifyWorker);
@@ -166,5 +168,96 @@ describe('quote approval over ActivityPub', () => {
     expect(await receive(activity(remote.account as { uri: string }, 'Reject', requestId))).toBe('applied');
     expect((await stored(quoting.id)).quote?.state).toBe('revoked');
     expect((await stored(theirs!.id)).quotesCount).toBe(0);
+  });
+});
+
+describe('a quoted remote status deleted', () => {
+  it('turns our quotes of it into `deleted` when its author deletes it', async () => {
+    const theirs = await storeRemoteNote(noteOf({ interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } }), remote.account, { distribute: false });
+    const quoting = await post(local, { status: 'quoting what goes', quoted_status_id: theirs!.id });
+    expect(await receive(activity(remote.account as { uri: string }, 'Delete', { id: theirs!.uri, type: 'Tombstone' }))).toBe('applied');
+    expect(await statusById(theirs!.id)).toBeUndefined();
+    expect((await quoteOf(theirs!.id, quoting.id))?.state).toBe('deleted');
+    expect((await stored(quoting.id)).quote?.state).toBe('deleted');
+  });
+});
+
+describe('an approval withdrawn', () => {
+  it('revokes our quote when the quoted author deletes its stamp; another actor\'s Delete of it changes nothing', async () => {
+    const theirs = await storeRemoteNote(noteOf({ interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } }), remote.account, { distribute: false });
+    const quoting = await post(local, { status: 'approved then not', quoted_status_id: theirs!.id });
+    const requestId = `${apUrls.actor(local.account.username)}/quote_requests/${quoting.id}`;
+    const stamp = `${remote.account.uri}/quote_authorizations/${quoting.id}`;
+    expect(await receive(activity(remote.account as { uri: string }, 'Accept', requestId, { result: stamp }))).toBe('applied');
+    expect((await stored(theirs!.id)).quotesCount).toBe(1);
+
+    const other = await aRemoteAccount({ domain: 'quotes.example' });
+    expect(await receive(activity(other.account as { uri: string }, 'Delete', stamp))).toBe('ignored');
+    expect((await stored(quoting.id)).quote?.state).toBe('accepted');
+
+    // As Mastodon sends it: the stamp's bare id, under `#delete`.
+    expect(await receive({ ...activity(remote.account as { uri: string }, 'Delete', stamp), id: `${stamp}#delete` })).toBe('applied');
+    expect((await stored(quoting.id)).quote?.state).toBe('revoked');
+    expect((await quoteOf(theirs!.id, quoting.id))?.state).toBe('revoked');
+    expect((await stored(theirs!.id)).quotesCount).toBe(0);
+    expect(await statusById(quoting.id)).toBeDefined();
+  });
+
+  it('sends the Delete of our stamp to the quoting server when our author revokes a remote quote', async () => {
+    const ours = await post(local, { status: 'approve, then regret' });
+    const uri = apUrls.status(local.account.username, ours.id);
+    const note = noteOf({ quote: uri });
+    expect(await receive(activity(remote.account as { uri: string }, 'QuoteRequest', uri, { instrument: note }))).toBe('applied');
+    const quotingId = (await remoteStatusIdByUri(note.id))!;
+    const stampUri = `${apUrls.actor(local.account.username)}/quote_authorizations/${quotingId}`;
+    delivered.length = 0;
+
+    const res = await call(revoke, { method: 'POST', path: `/api/v1/statuses/${ours.id}/quotes/${quotingId}/revoke`, pathParameters: { id: ours.id, quoting_status_id: quotingId }, token: local.token });
+    expect(res.status).toBe(200);
+    expect(res.body.quote.state).toBe('revoked');
+    const sent = delivered.filter((d) => d.activity.type === 'Delete');
+    expect(sent).toEqual([expect.objectContaining({ inbox: remote.account.sharedInboxUrl ?? remote.account.inboxUrl, activity: expect.objectContaining({ id: `${stampUri}#delete`, actor: apUrls.actor(local.account.username), object: stampUri }) })]);
+    // Revoked once: a second revocation sends nothing more.
+    delivered.length = 0;
+    expect((await call(revoke, { method: 'POST', path: `/api/v1/statuses/${ours.id}/quotes/${quotingId}/revoke`, pathParameters: { id: ours.id, quoting_status_id: quotingId }, token: local.token })).status).toBe(200);
+    expect(delivered).toEqual([]);
+  });
+});
+
+describe('our Note sent again when its quote state or policy changes', () => {
+  let follower: RemoteAccountFixture;
+  beforeAll(async () => {
+    follower = await aRemoteAccount({ domain: 'followers-of-quotes.example' });
+    expect(await receive(activity(follower.account as { uri: string }, 'Follow', apUrls.actor(local.account.username)))).toBe('applied');
+  });
+  const updatesTo = (inbox: string | null | undefined) => delivered.filter((d) => d.activity.type === 'Update' && d.inbox === inbox);
+
+  it('after the Accept of our QuoteRequest: the Update carries the stamp', async () => {
+    const theirs = await storeRemoteNote(noteOf({ interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } }), remote.account, { distribute: false });
+    const quoting = await post(local, { status: 'approved soon', quoted_status_id: theirs!.id });
+    const requestId = `${apUrls.actor(local.account.username)}/quote_requests/${quoting.id}`;
+    const stamp = `${remote.account.uri}/quote_authorizations/${quoting.id}`;
+    delivered.length = 0;
+    expect(await receive(activity(remote.account as { uri: string }, 'Accept', requestId, { result: stamp }))).toBe('applied');
+    const [update] = updatesTo(follower.account.sharedInboxUrl ?? follower.account.inboxUrl);
+    expect(update?.activity).toMatchObject({ actor: apUrls.actor(local.account.username), object: { id: apUrls.status(local.account.username, quoting.id), quote: theirs!.uri, quoteAuthorization: stamp } });
+    expect(String(update?.activity.id)).toContain(`${apUrls.status(local.account.username, quoting.id)}#updates/`);
+    // A repeated Accept changes nothing and sends nothing.
+    delivered.length = 0;
+    expect(await receive(activity(remote.account as { uri: string }, 'Accept', requestId, { result: stamp }))).toBe('ignored');
+    expect(delivered).toEqual([]);
+  });
+
+  it('after an interaction policy change: the Update carries the new policy; an unchanged policy sends nothing', async () => {
+    const ours = await post(local, { status: 'policy moves' });
+    const setPolicy = (policy: string) =>
+      call(interactionPolicy, { method: 'PUT', path: `/api/v1/statuses/${ours.id}/interaction_policy`, pathParameters: { id: ours.id }, token: local.token, form: { quote_approval_policy: policy } });
+    delivered.length = 0;
+    expect((await setPolicy('followers')).status).toBe(200);
+    const [update] = updatesTo(follower.account.sharedInboxUrl ?? follower.account.inboxUrl);
+    expect(update?.activity).toMatchObject({ type: 'Update', object: { id: apUrls.status(local.account.username, ours.id), interactionPolicy: { canQuote: { automaticApproval: [apUrls.followers(local.account.username)] } } } });
+    delivered.length = 0;
+    expect((await setPolicy('followers')).status).toBe(200);
+    expect(delivered).toEqual([]);
   });
 });

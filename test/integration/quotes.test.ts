@@ -21,7 +21,12 @@ import { handler as update } from '../../functions/statuses/update';
 import { handler as fanoutWorker } from '../../functions/workers/fanout';
 import { handler as notifyWorker } from '../../functions/workers/notify';
 import { quoteOf } from '../../lib/db/quotes';
+import { scheduledById } from '../../lib/db/scheduled';
 import { statusById } from '../../lib/db/statuses';
+import { publishScheduled } from '../../lib/statuses/scheduled_posting';
+import { runSuspensionWork } from '../../lib/moderation/purge';
+import { suspendAccount, SUSPENSION_RETENTION_DAYS } from '../../lib/moderation/suspension';
+import { accountById } from '../../lib/db/accounts';
 import { registerInlineWorker } from '../../lib/queue';
 import { issueAccessToken } from '../../lib/tokens';
 import { aFollow, aUser, type UserFixture } from '../support/factories';
@@ -142,6 +147,38 @@ describe('POST /api/v1/statuses with quoted_status_id', () => {
   });
 });
 
+describe('a scheduled quote (scheduled_at with quoted_status_id)', () => {
+  const later = () => new Date(Date.now() + 10 * 60_000).toISOString();
+  it('keeps quoted_status_id and quote_approval_policy in the params and quotes when posted, checked again then', async () => {
+    const target = await posted(quoted, { status: 'to be quoted later' });
+    const scheduled = await posted(quoter, { status: 'later quote', quote_id: target.id, quote_approval_policy: 'followers', scheduled_at: later() });
+    expect(scheduled.params).toMatchObject({ quoted_status_id: target.id, quote_approval_policy: 'followers', text: 'later quote' });
+    // Refused at scheduling as posting refuses it.
+    const closed = await posted(quoted, { status: 'closed', quote_approval_policy: 'nobody' });
+    const refused = await post(quoter.token, { status: 'no', quoted_status_id: closed.id, scheduled_at: later() });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ error: 'The post you are trying to quote does not appear to exist.' });
+
+    const stored = await scheduledById(quoter.account.id, scheduled.id, true);
+    expect(await publishScheduled({ id: scheduled.id, accountId: quoter.account.id, scheduledAt: stored!.scheduledAt }, Date.now() + 20 * 60_000)).toBe('published');
+    expect((await statusById(target.id))?.quotesCount).toBe(1);
+    const quotesPage = await quotesOf(target.id, quoted.token);
+    expect(quotesPage.body).toHaveLength(1);
+    const made = quotesPage.body[0];
+    expect(made).toMatchObject({ content: expect.stringContaining('later quote'), quote: { state: 'accepted', quoted_status: { id: target.id } } });
+    expect(made.quote_approval.automatic).toEqual(['followers']);
+
+    // The quoted author closes its status before the time comes: the scheduled quote is discarded, as any refused post.
+    const target2 = await posted(quoted, { status: 'open for now' });
+    const scheduled2 = await posted(quoter, { status: 'too late', quoted_status_id: target2.id, scheduled_at: later() });
+    expect((await setPolicy(target2.id, quoted.token, { quote_approval_policy: 'nobody' })).status).toBe(200);
+    const stored2 = await scheduledById(quoter.account.id, scheduled2.id, true);
+    expect(await publishScheduled({ id: scheduled2.id, accountId: quoter.account.id, scheduledAt: stored2!.scheduledAt }, Date.now() + 20 * 60_000)).toBe('discarded');
+    expect(await scheduledById(quoter.account.id, scheduled2.id, true)).toBeUndefined();
+    expect((await statusById(target2.id))?.quotesCount ?? 0).toBe(0);
+  });
+});
+
 describe('what a viewer is shown of a quote', () => {
   it('shows blocked_account, muted_account and unauthorized by the viewer\'s relations, the quoted status kept where the spec keeps it', async () => {
     const author = await aUser();
@@ -181,6 +218,20 @@ describe('deleting a quoted or a quoting status', () => {
     expect((await deleteStatus(target.id, quoted.token)).status).toBe(200);
     expect((await quoteOf(target.id, second.id))?.state).toBe('deleted');
     expect((await showStatus(second.id, stranger.token)).body.quote).toEqual({ state: 'deleted', quoted_status: null });
+  });
+
+  it('turns the quotes of the statuses of a purged account into `deleted`', async () => {
+    const doomed = await aUser();
+    const target = await posted(doomed, { status: 'soon purged' });
+    const quoting = await posted(quoter, { status: 'quoting the doomed', quoted_status_id: target.id });
+    await suspendAccount((await accountById(doomed.account.id))!);
+    const after = Date.now() + (SUSPENSION_RETENTION_DAYS + 1) * 86_400_000;
+    for (let runs = 0; (await statusById(target.id)) !== undefined; runs++) {
+      expect(runs).toBeLessThan(20);
+      await runSuspensionWork(after);
+    }
+    expect((await quoteOf(target.id, quoting.id))?.state).toBe('deleted');
+    expect((await showStatus(quoting.id, quoter.token)).body.quote).toEqual({ state: 'deleted', quoted_status: null });
   });
 });
 

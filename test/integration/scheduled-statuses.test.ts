@@ -78,6 +78,8 @@ describe('scheduled statuses', () => {
         spoiler_text: 'cw',
         application_id: Number(author.app.id),
         in_reply_to_id: null,
+        quoted_status_id: null,
+        quote_approval_policy: null,
       },
       media_attachments: [expect.objectContaining({ id: media.id, type: 'image', description: 'a cat' })],
     });

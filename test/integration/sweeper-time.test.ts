@@ -52,6 +52,8 @@ async function aStoredScheduled(account: Account, scheduledAt: number, text: str
       spoiler_text: null,
       in_reply_to_id: null,
       language: null,
+      quoted_status_id: null,
+      quote_approval_policy: null,
     },
   };
   expect(await transact(putScheduledItems(scheduled))).toEqual({ ok: true });

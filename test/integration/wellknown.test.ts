@@ -105,7 +105,7 @@ describe('NodeInfo', () => {
       services: { outbound: [], inbound: [] },
       usage: { users: { total: 7, activeMonth: 0, activeHalfyear: 0 }, localPosts: 99 },
       openRegistrations: false,
-      metadata: expect.objectContaining({ nodeName: 'Nodes', upstream: { name: 'mastodon', version: '4.3.0' } }),
+      metadata: expect.objectContaining({ nodeName: 'Nodes', upstream: { name: 'mastodon', version: '4.6.0' } }),
     });
     // NodeInfo 2.0 schema: software.name is lower-case letters, digits and dashes.
     expect(res.body.software.name).toMatch(/^[a-z0-9-]+$/);
