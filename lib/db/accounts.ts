@@ -147,6 +147,46 @@ export async function accountByEmail(email: string): Promise<Account | undefined
   return ref ? accountById(ref.accountId) : undefined;
 }
 
+/**
+ * The Mastodon 4.4-4.6 profile attributes most accounts leave as they are, with the value an absent one reads as.
+ * They are not written while they hold it: every item write and counter update is billed by the item's size in KB,
+ * and these would take an ordinary account item past 1 KB, doubling the cost of each write to it (a follow's, a
+ * post's, a favourite's transaction).
+ */
+const SPARSE_DEFAULTS: Partial<Record<keyof Account, unknown>> = {
+  avatarDescription: '',
+  headerDescription: '',
+  showMedia: true,
+  showMediaReplies: true,
+  showFeatured: true,
+  hideCollections: null,
+  indexable: false,
+  attributionDomains: [],
+};
+
+const isSparseDefault = (key: string, value: unknown): boolean =>
+  key in SPARSE_DEFAULTS && JSON.stringify(SPARSE_DEFAULTS[key as keyof Account]) === JSON.stringify(value);
+
+/** An account item as written: the sparse attributes left out while they hold their default. */
+export function storedAccountAttributes<T extends Record<string, unknown>>(item: T): T {
+  return Object.fromEntries(Object.entries(item).filter(([k, v]) => !isSparseDefault(k, v))) as T;
+}
+
+/**
+ * The UpdateItem expression of changes to an account: the sparse attributes that return to their default are
+ * removed rather than set, the rest set. Undefined when there is nothing to change.
+ */
+export function accountUpdate(changes: Record<string, unknown>): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } | undefined {
+  const kept = Object.entries(changes).filter(([, v]) => v !== undefined);
+  const set = setAttributes(Object.fromEntries(kept.filter(([k, v]) => !isSparseDefault(k, v))));
+  const removed = kept.filter(([k, v]) => isSparseDefault(k, v)).map(([k]) => k);
+  if (!set && removed.length === 0) return undefined;
+  const names: Record<string, string> = { ...(set?.ExpressionAttributeNames ?? {}) };
+  removed.forEach((k, i) => (names[`#r${i}`] = k));
+  const parts = [set?.UpdateExpression, removed.length > 0 ? `REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : undefined].filter(Boolean);
+  return { UpdateExpression: parts.join(' '), ExpressionAttributeNames: names, ...(set ? { ExpressionAttributeValues: set.ExpressionAttributeValues } : {}) };
+}
+
 export type NewLocalAccount = Pick<Account, 'id' | 'username' | 'email' | 'passwordHash'> &
   Partial<Pick<Account, 'confirmedAt' | 'approved' | 'locale' | 'reason' | 'admin' | 'roleId' | 'displayName' | 'createdByClientId' | 'signUpIp'>>;
 
@@ -166,7 +206,7 @@ export async function createLocalAccount(
   const result = await transact([
     { Put: { Item: { ...keys.username(account.username), ...gsi1.usernameIndex(account.username), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.email(account.email ?? ''), accountId: account.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { Item: { ...keys.account(account.id), ...pending, ...account }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.account(account.id), ...pending, ...storedAccountAttributes(account) }, ConditionExpression: 'attribute_not_exists(PK)' } },
     ...extra.map((Item) => ({ Put: { Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
     ...(account.admin ? [{ Put: { Item: adminItem(account.id) } }, { Put: { Item: staffItem(account.id, account.roleId) } }] : []),
     ...facetPuts(account),
@@ -177,8 +217,8 @@ export async function createLocalAccount(
 
 /** Sets profile attributes (only those given) and answers the updated account. */
 export async function updateAccount(id: string, changes: Partial<Omit<Account, 'id' | 'username' | 'createdAt'>>): Promise<Account | undefined> {
-  const set = setAttributes({ ...changes, updatedAt: nowIso() })!;
-  const updated = await updateItem({ Key: keys.account(id), ...set, ConditionExpression: 'attribute_exists(PK)' }, accountItem);
+  const update = accountUpdate({ ...changes, updatedAt: nowIso() })!;
+  const updated = await updateItem({ Key: keys.account(id), ...update, ConditionExpression: 'attribute_exists(PK)' }, accountItem);
   if (updated && changes.admin !== undefined) await setAdminMembership(updated);
   if (updated) await syncFacets(updated, Object.keys(changes));
   return updated;

@@ -3,11 +3,11 @@
 // ordinary account and status items, marked by `domain` / `uri`.
 import { countNamed } from './daily_stats';
 import { z } from 'zod';
-import { accountById, accountItem, accountsByIds, type Account } from './accounts';
+import { accountById, accountItem, accountsByIds, accountUpdate, storedAccountAttributes, type Account } from './accounts';
 import { dropFacets, facetPuts } from './admin_accounts';
 import { deleteDomainAccount, domainAccountPut, recordPeer } from './instance_domain_blocks';
 import * as keys from './keys';
-import { batchGet, deleteItem, getItem, setAttributes, transact, updateItem, type Item } from './table';
+import { batchGet, deleteItem, getItem, transact, updateItem, type Item } from './table';
 
 const accountPointer = z.object({ accountId: z.string() });
 const statusPointer = z.object({ statusId: z.string() });
@@ -35,7 +35,7 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
   const result = await transact([
     { Put: { Item: { ...keys.actorUri(parsed.uri!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
     { Put: { Item: { ...keys.remoteAcct(parsed.username, parsed.domain!), accountId: parsed.id }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { Item: { ...keys.account(parsed.id), ...parsed }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { Item: { ...keys.account(parsed.id), ...storedAccountAttributes(parsed) }, ConditionExpression: 'attribute_not_exists(PK)' } },
     domainAccountPut(parsed.domain!, parsed.id),
     ...facetPuts(parsed),
   ]);
@@ -46,16 +46,16 @@ export async function createRemoteAccount(account: Account): Promise<boolean> {
 
 /** Replaces the profile attributes of a stored remote account (a refetched actor document, an Update(Person)). */
 export async function updateRemoteAccount(id: string, changes: Partial<Omit<Account, 'id' | 'uri' | 'domain' | 'createdAt'>>): Promise<Account | undefined> {
-  const set = setAttributes(changes);
-  if (!set) return accountById(id);
+  const update = accountUpdate(changes);
+  if (!update) return accountById(id);
   return updateItem(
     {
       Key: keys.account(id),
-      ...set,
+      ...update,
       // Only a remote account: an actor document never rewrites a local one (whose domain is stored as NULL).
       ConditionExpression: 'attribute_exists(PK) AND attribute_type(#domain, :string)',
-      ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#domain': 'domain' },
-      ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':string': 'S' },
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#domain': 'domain' },
+      ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ':string': 'S' },
     },
     accountItem,
   );

@@ -107,7 +107,7 @@ describe('a new user with masto', () => {
     const anon = createRestAPIClient({ url: stack().baseUrl });
     const v1 = await anon.v1.instance.fetch();
     expect(v1.urls.streamingApi).toBe(stack().wsUrl);
-    expect(v1.version).toMatch(/^4\.3\.\d+ \(compatible; tootless /);
+    expect(v1.version).toMatch(/^4\.6\.\d+ \(compatible; tootless /);
     const v2 = await anon.v2.instance.fetch();
     expect(v2.configuration.urls.streaming).toBe(stack().wsUrl);
     expect(v2.registrations.enabled).toBe(true);

@@ -5,7 +5,10 @@
 import { handler as showHandler } from '../../functions/accounts/show';
 import { handler as verifyHandler } from '../../functions/accounts/verify_credentials';
 import { handler as instanceV2Handler } from '../../functions/instance/show_v2';
+import { z } from 'zod';
 import { updateAccount, type Account } from '../../lib/db/accounts';
+import * as keys from '../../lib/db/keys';
+import { getItem } from '../../lib/db/table';
 import { schemaViolations } from '../support/entity_schema';
 import { aRemoteAccount, aUser } from '../support/factories';
 import { call } from '../support/http';
@@ -170,5 +173,33 @@ describe('GET /api/v2/instance configuration.accounts', () => {
       profile_field_name_limit: 255,
       profile_field_value_limit: 255,
     });
+  });
+});
+
+describe('what an account item stores of the 4.4-4.6 profile attributes', () => {
+  const rawItem = async (id: string) => (await getItem(keys.account(id), z.record(z.unknown()), true))!;
+  const SPARSE = ['avatarDescription', 'headerDescription', 'showMedia', 'showMediaReplies', 'showFeatured', 'hideCollections', 'indexable', 'attributionDomains'];
+
+  it('leaves them out while they hold their default (each write to the item is billed by its size), and reads them back as Mastodon\'s defaults', async () => {
+    const { account } = await aUser();
+    const stored = await rawItem(account.id);
+    for (const name of SPARSE) expect(stored).not.toHaveProperty(name);
+    expect(account).toMatchObject({ avatarDescription: '', showMedia: true, hideCollections: null, indexable: false, attributionDomains: [] });
+
+    const changed = await updateAccount(account.id, { showMedia: false, avatarDescription: 'A square' });
+    expect(changed).toMatchObject({ showMedia: false, avatarDescription: 'A square' });
+    expect(await rawItem(account.id)).toMatchObject({ showMedia: false, avatarDescription: 'A square' });
+    // Back to the default: removed, not set.
+    const back = await updateAccount(account.id, { showMedia: true, avatarDescription: '' });
+    expect(back).toMatchObject({ showMedia: true, avatarDescription: '' });
+    const after = await rawItem(account.id);
+    expect(after).not.toHaveProperty('showMedia');
+    expect(after).not.toHaveProperty('avatarDescription');
+  });
+
+  it('stores a remote account the same way', async () => {
+    const remote = (await aRemoteAccount({ domain: 'sparse.example' })).account;
+    const stored = await rawItem(remote.id);
+    for (const name of SPARSE) expect(stored).not.toHaveProperty(name);
   });
 });
