@@ -21,6 +21,7 @@ import {
 } from '../db/collections';
 import { followEdge } from '../db/follows';
 import { sendCollectionChange } from '../federation/collections';
+import { featureRequestUri, remoteFeaturePolicy, sendAuthorizationDelete, sendFeatureRequest } from '../federation/collections_consent';
 import { apUrls } from '../federation/urls';
 import { nowIso } from '../db/table';
 import { forbidden, HttpError, notFound, unprocessable } from '../errors';
@@ -118,14 +119,21 @@ async function existingAccount(accountId: string): Promise<Account> {
 
 /**
  * AccountPolicy#feature?: `target` lets `owner` feature it (Account#feature_policy_for_account: a local account
- * when it is discoverable, and, locked, only for an owner who follows it; a remote account only by the approval
- * policy its server advertises, which is not read here yet, so never) and neither blocks the other.
+ * when it is discoverable, and, locked, only for an owner who follows it; a remote account when the
+ * `interactionPolicy.canFeature` its server serves now approves the owner automatically or on request, one fetch
+ * of its actor, after the blocks) and neither blocks the other.
  */
 export async function mayFeature(owner: Account, target: Account): Promise<boolean> {
-  if (target.domain !== null) return false;
-  if (!target.discoverable) return false;
-  if (target.locked && target.id !== owner.id && !(await followEdge(owner.id, target.id))) return false;
+  if (target.domain === null) {
+    if (!target.discoverable) return false;
+    if (target.locked && target.id !== owner.id && !(await followEdge(owner.id, target.id))) return false;
+  }
   if (target.id !== owner.id && (await blockedBetween(owner.id, target.id))) return false;
+  if (target.domain !== null) {
+    if (!target.uri) return false;
+    const policy = await remoteFeaturePolicy(owner, { ...target, uri: target.uri });
+    return policy === 'automatic' || policy === 'manual';
+  }
   return true;
 }
 
@@ -192,19 +200,43 @@ export async function collectionsFeaturing(accountId: string, viewer: Account, p
 
 // ---- writes ----
 
-/** Accounts asked to be featured: each must exist (404) and allow it (403, Mastodon's NotPermittedError). */
+const tooMany = () => nested(new Violations().add('collection_items', 'Collection items', 'ERR_TOO_LONG', `are too many (maximum is ${MAX_ITEMS})`));
+
+/**
+ * Accounts asked to be featured: each must exist (404) and allow it (403, Mastodon's NotPermittedError). Counted
+ * before any remote account's policy is fetched, so that a long list costs no fetches.
+ */
 async function featurable(owner: Account, accountIds: string[]): Promise<Account[]> {
   const accounts: Account[] = [];
   for (const accountId of accountIds) accounts.push(await existingAccount(accountId));
+  if (accounts.length > MAX_ITEMS) throw tooMany();
   for (const account of accounts) if (!(await mayFeature(owner, account))) throw forbidden();
   return accounts;
 }
 
-const newEntry = (accountId: string, position: number, now: string): CollectionEntry => ({ id: newId(), accountId, state: 'accepted', position, createdAt: now, uri: null });
+/**
+ * A new item of our collection: accepted for one of our accounts (its consent is its policy), pending for a
+ * remote one until its server answers the FeatureRequest minted here (AddAccountToCollectionService).
+ */
+const newEntry = (owner: Account, collectionId: string, account: Account, position: number, now: string): CollectionEntry => {
+  const id = newId();
+  const remote = account.domain !== null;
+  return { id, accountId: account.id, state: remote ? 'pending' : 'accepted', position, createdAt: now, uri: null, approvalUri: null, activityUri: remote ? featureRequestUri(owner.username, collectionId, id) : null };
+};
 
-async function notifyAdded(collection: Collection, entries: CollectionEntry[]): Promise<void> {
+/** added_to_collection, to the local accounts among them (a remote one's server is asked instead). */
+async function notifyAdded(collection: Collection, entries: CollectionEntry[], accounts: Account[]): Promise<void> {
   for (const entry of entries) {
+    if (accounts.find((a) => a.id === entry.accountId)?.domain !== null) continue;
     await enqueue('notify', { type: 'added_to_collection', accountId: entry.accountId, fromAccountId: collection.accountId, collectionId: collection.id, activityId: entry.id });
+  }
+}
+
+/** The FeatureRequests of the pending items, each to its account's server. */
+async function askRemote(owner: Account, collection: Collection, entries: CollectionEntry[], accounts: Account[]): Promise<void> {
+  for (const entry of entries) {
+    const account = accounts.find((a) => a.id === entry.accountId);
+    if (account && account.domain !== null && entry.state === 'pending') await sendFeatureRequest(owner, collection, entry, account);
   }
 }
 
@@ -213,19 +245,17 @@ export async function createCollection(owner: Account, input: CollectionInput & 
   const fields = applied({}, input);
   const ids = [...new Set(input.account_ids ?? [])];
   const accounts = await featurable(owner, ids);
-  if (accounts.length > MAX_ITEMS) {
-    throw nested(new Violations().add('collection_items', 'Collection items', 'ERR_TOO_LONG', `are too many (maximum is ${MAX_ITEMS})`));
-  }
   const now = nowIso();
-  const items = accounts.map((a, i) => newEntry(a.id, i + 1, now));
   const collectionId = newId();
+  const items = accounts.map((a, i) => newEntry(owner, collectionId, a, i + 1, now));
   const collection: Collection = { id: collectionId, accountId: owner.id, ...fields, local: true, uri: apUrls.collection(owner.username, collectionId), items, nextPosition: items.length + 1, version: 0, createdAt: now, updatedAt: now };
   const result = await putNewCollection(collection, MAX_COLLECTIONS);
   if ('failed' in result) {
     throw nested(new Violations().add('base', 'You', 'ERR_TOO_LONG', `have reached the maximum number of collections (${MAX_COLLECTIONS})`));
   }
-  await notifyAdded(collection, items.filter((e) => accounts.find((a) => a.id === e.accountId)?.domain === null));
+  await notifyAdded(collection, items, accounts);
   await sendCollectionChange(owner, { kind: 'created', collection });
+  await askRemote(owner, collection, items, accounts);
   return collection;
 }
 
@@ -275,7 +305,10 @@ export async function deleteCollection(viewer: Account, collectionId: string): P
   throw new HttpError(409, 'The collection is being changed by another request, try again');
 }
 
-/** POST /api/v1/collections/:id/items: the new item, accepted (a local account's consent is its discoverability). */
+/**
+ * POST /api/v1/collections/:id/items: the new item, accepted for a local account (its consent is its
+ * discoverability), pending for a remote one, whose server is sent our FeatureRequest.
+ */
 export async function addItem(viewer: Account, collectionId: string, accountId: string | undefined): Promise<CollectionEntry> {
   if (accountId === undefined || accountId === '') throw unprocessable('`account_id` parameter is missing');
   // The owner's check comes first, as the controller authorizes the collection before the account.
@@ -285,11 +318,12 @@ export async function addItem(viewer: Account, collectionId: string, accountId: 
   const { collection, answer: entry } = await changing(viewer, collectionId, async (current) => {
     if (current.items.some((e) => e.accountId === account.id)) throw unprocessable('Validation failed: Account has already been taken');
     if (current.items.filter(isLive).length >= MAX_ITEMS) throw unprocessable(`Validation failed: Collection items are too many (maximum is ${MAX_ITEMS})`);
-    const entry = newEntry(account.id, current.nextPosition, nowIso());
+    const entry = newEntry(viewer, current.id, account, current.nextPosition, nowIso());
     return { next: { ...current, items: [...current.items, entry], nextPosition: current.nextPosition + 1 }, added: [entry], answer: entry };
   });
-  await notifyAdded(collection, [entry]);
+  await notifyAdded(collection, [entry], [account]);
   await sendCollectionChange(viewer, { kind: 'itemAdded', collection, entry });
+  await askRemote(viewer, collection, [entry], [account]);
   return entry;
 }
 
@@ -305,7 +339,8 @@ export async function removeItem(viewer: Account, collectionId: string, itemId: 
 
 /**
  * POST /api/v1/collections/:id/items/:item_id/revoke: the featured account withdraws its consent. The item stays,
- * revoked, as Mastodon keeps the row (so the owner cannot add the account again), and shows no more.
+ * revoked, as Mastodon keeps the row (so the owner cannot add the account again), and shows no more; our
+ * authorization of it is gone, and a remote collection's server is sent its Delete (RevokeCollectionItemService).
  */
 export async function revokeItem(viewer: Account, collectionId: string, itemId: string): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
@@ -315,7 +350,13 @@ export async function revokeItem(viewer: Account, collectionId: string, itemId: 
     if (entry.accountId !== viewer.id) throw forbidden();
     if (entry.state === 'revoked') return;
     const next: Collection = { ...current, items: current.items.map((e) => (e.id === itemId ? { ...e, state: 'revoked' as const } : e)) };
-    if (await saveCollection(current, next, { removed: isLive(entry) ? [entry] : [] })) return;
+    if (await saveCollection(current, next, { removed: isLive(entry) ? [entry] : [] })) {
+      if (!current.local && current.uri && entry.state === 'accepted') {
+        const owner = await accountById(current.accountId);
+        if (owner) await sendAuthorizationDelete(viewer, owner, current.uri, current, entry);
+      }
+      return;
+    }
   }
   throw new HttpError(409, 'The collection is being changed by another request, try again');
 }

@@ -20,6 +20,14 @@ export const collectionEntryItem = z.object({
   createdAt: z.string(),
   /** A remote collection's item: its FeaturedItem id (what a Remove names). */
   uri: z.string().nullable().default(null),
+  /**
+   * Mastodon's approval_uri: the FeatureAuthorization the featured account's server serves, for a remote account
+   * featured (in one of our collections, or in a remote one by a third server's account). None for our accounts:
+   * theirs is ours to serve (lib/federation/collections_consent.ts).
+   */
+  approvalUri: z.string().nullable().default(null),
+  /** Mastodon's activity_uri: the FeatureRequest asking for it (ours to a remote account, or one received for ours). */
+  activityUri: z.string().nullable().default(null),
 });
 export type CollectionEntry = z.infer<typeof collectionEntryItem>;
 

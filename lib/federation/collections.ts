@@ -3,7 +3,7 @@
 // what a change sends to the owner's followers' servers, as Mastodon's collection services send it:
 // CreateCollectionService an Add of the collection to the list, UpdateCollectionService an Update of it,
 // DeleteCollectionService a Remove of it from the list, AddAccountToCollectionService an Add of the item to the
-// collection (only for a local account featured: a remote one would first need its server's approval),
+// collection (for a remote account featured, once its server accepted our FeatureRequest),
 // DeleteCollectionItemService a Remove of the item. Sends run after the write, through ./outbox.ts `quietly`.
 import { accountsByIds, type Account } from '../db/accounts';
 import { blocks, collectionById, collectionsByIds, ownedCollectionIds, type Collection, type CollectionEntry } from '../db/collections';
@@ -13,7 +13,8 @@ import { isSuspended } from '../policy/sanctions';
 import { actorUri } from './activities';
 import { localAccountNamed, type Requester } from './documents';
 import { deliver, followerInboxes, quietly } from './outbox';
-import { actorUriOf, DOCUMENT_CONTEXT, type ApObject } from './render';
+import { CONSENT_CONTEXT, featureAuthorizationUri } from './collections_consent';
+import { actorUriOf, type ApObject } from './render';
 import { AS_PUBLIC, apUrls } from './urls';
 
 /** The items a peer is shown: accepted ones of accounts that still exist, in the collection's order. */
@@ -27,13 +28,18 @@ function servedItems(c: Collection, accounts: Map<string, Account>): { entry: Co
     });
 }
 
-/** One item as ActivityPub::FeaturedItemSerializer renders it. */
+/**
+ * One item as ActivityPub::FeaturedItemSerializer renders it: with the consent it stands on, our authorization for
+ * one of our accounts, the one its server gave for a remote account (./collections_consent.ts).
+ */
 export function featuredItemOf(owner: Pick<Account, 'username'>, c: Pick<Collection, 'id'>, entry: CollectionEntry, account: Account): ApObject {
+  const authorization = account.domain === null ? featureAuthorizationUri(account.username, c.id, entry.id) : entry.approvalUri;
   return {
     id: apUrls.collectionItem(owner.username, c.id, entry.id),
     type: 'FeaturedItem',
     featuredObject: actorUriOf(account),
     featuredObjectType: account.bot ? 'Service' : 'Person',
+    ...(authorization ? { featureAuthorization: authorization } : {}),
   };
 }
 
@@ -78,7 +84,7 @@ export async function featuredCollectionDocument(username: string, collectionId:
   const c = isId(collectionId) ? await collectionById(collectionId) : undefined;
   if (!c || c.accountId !== owner.id || !c.local) throw notFound();
   await refuseBlocked(owner, requester);
-  return { '@context': DOCUMENT_CONTEXT, ...featuredCollectionOf(owner, c, await itemAccounts([c])) };
+  return { '@context': CONSENT_CONTEXT, ...featuredCollectionOf(owner, c, await itemAccounts([c])) };
 }
 
 /**
@@ -92,7 +98,7 @@ export async function featuredCollectionsDocument(username: string, requester: R
   const collections = (await collectionsByIds((await ownedCollectionIds(owner.id)).map((c) => c.collectionId))).filter((c) => c.local);
   const accounts = await itemAccounts(collections);
   return {
-    '@context': DOCUMENT_CONTEXT,
+    '@context': CONSENT_CONTEXT,
     id: apUrls.featuredCollections(owner.username),
     type: 'Collection',
     totalItems: collections.length,
@@ -109,11 +115,11 @@ type Change =
   | { kind: 'itemAdded'; collection: Collection; entry: CollectionEntry }
   | { kind: 'itemRemoved'; collection: Collection; entry: CollectionEntry };
 
-/** The activity a change of `owner`'s collection sends, or none (an item of a remote account is not announced). */
+/** The activity a change of `owner`'s collection sends, or none (an item of a remote account is announced once its server accepted it). */
 export async function collectionActivity(owner: Account, change: Change): Promise<ApObject | undefined> {
   const c = change.collection;
   const actor = actorUri(owner);
-  const base = { '@context': DOCUMENT_CONTEXT, actor };
+  const base = { '@context': CONSENT_CONTEXT, actor };
   switch (change.kind) {
     case 'created':
       return { ...base, id: apUrls.activityId(owner.username, 'collections', newId()), type: 'Add', target: apUrls.featuredCollections(owner.username), object: featuredCollectionOf(owner, c, await itemAccounts([c])) };
@@ -130,7 +136,7 @@ export async function collectionActivity(owner: Account, change: Change): Promis
       return { ...base, id: apUrls.activityId(owner.username, 'collections', newId()), type: 'Remove', target: apUrls.featuredCollections(owner.username), object: apUrls.collection(owner.username, c.id) };
     case 'itemAdded': {
       const account = (await accountsByIds([change.entry.accountId])).get(change.entry.accountId);
-      if (!account || account.domain !== null) return undefined;
+      if (!account || change.entry.state !== 'accepted' || (account.domain !== null && !change.entry.approvalUri)) return undefined;
       return { ...base, id: apUrls.activityId(owner.username, 'collections', newId()), type: 'Add', target: apUrls.collection(owner.username, c.id), object: featuredItemOf(owner, c, change.entry, account) };
     }
     case 'itemRemoved':

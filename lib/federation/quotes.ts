@@ -1,6 +1,7 @@
 // Quote approval over ActivityPub (FEP-044f, as Mastodon 4.5 sends and reads it): the QuoteRequest our account
 // sends when it quotes a remote status, the Accept (with its QuoteAuthorization stamp) or Reject our account sends
-// when a remote account asks to quote one of our statuses, and the stamp document itself.
+// when a remote account asks to quote one of our statuses, the stamp document itself, and the check of a stamp
+// another server gave a quote between two other servers (VerifyQuoteService).
 import type { Account } from '../db/accounts';
 import type { Quote } from '../db/quotes';
 import type { Status } from '../db/statuses';
@@ -12,6 +13,10 @@ import { accountById, accountByUsername } from '../db/accounts';
 import { statusById } from '../db/statuses';
 import { notFound } from '../errors';
 import { isId } from '../ids';
+import { log } from '../log';
+import { AS_CONTEXT } from './activities';
+import { FetchFailed, fetchObject } from './fetch';
+import { asArray, idOf, sameHost } from './vocab';
 
 export { ourQuoteRequest, quoteAuthorizationId, quoteRequestId } from './quote_ids';
 
@@ -87,4 +92,38 @@ export async function quoteAuthorizationDocument(username: string, quotingStatus
   const [quoted, quotingAuthor] = await Promise.all([statusById(quote.quotedStatusId), accountById(quoting.accountId)]);
   if (!quoted || !quotingAuthor) throw notFound();
   return quoteAuthorizationOf(author, quoted, quoting, quotingAuthor);
+}
+
+/** How long the one fetch of a stamp may take: it runs on the inbox worker's path. */
+export const STAMP_FETCH_TIMEOUT_MS = 5_000;
+
+/**
+ * Does the stamp `stampUri` approve the remote quote `quoting` (by `quotingAuthor`) makes of `quoted` (by
+ * `quotedAuthor`)? Mastodon's VerifyQuoteService: the stamp is fetched (signed, once, bounded) and must be the very
+ * document named, in the ActivityStreams context, a QuoteAuthorization on its author's server, attributed to the
+ * quoted author, whose interactingObject is the quoting Note and interactionTarget the quoted status. A stamp
+ * on another server than the quoted author's is refused before any fetch: it could never pass the checks.
+ * Any failure, the fetch's included, answers false.
+ */
+export async function stampApproves(stampUri: string, quoting: Status, quoted: Status, quotedAuthor: Account): Promise<boolean> {
+  if (!quotedAuthor.domain || !quotedAuthor.uri || !quoting.uri || !quoted.uri) return false;
+  if (!sameHost(stampUri, quotedAuthor.uri)) return false;
+  let doc: ApObject;
+  try {
+    doc = await fetchObject(stampUri, { timeoutMs: STAMP_FETCH_TIMEOUT_MS });
+  } catch (err) {
+    if (!(err instanceof FetchFailed)) throw err;
+    log.info('quote stamp not fetched', { stampUri, statusId: quoting.id, err: err.message });
+    return false;
+  }
+  const attributedTo = idOf(doc.attributedTo);
+  return (
+    doc.id === stampUri &&
+    asArray(doc['@context']).includes(AS_CONTEXT) &&
+    asArray(doc.type).some((t) => t === 'QuoteAuthorization') &&
+    sameHost(stampUri, attributedTo) &&
+    idOf(doc.interactingObject) === quoting.uri &&
+    idOf(doc.interactionTarget) === quoted.uri &&
+    attributedTo === quotedAuthor.uri
+  );
 }

@@ -7,11 +7,14 @@
 // collections per account than a local account may have.
 //
 // Whom an item features: Mastodon asks the featured account's server (a FeatureRequest answered by a
-// FeatureAuthorization the item then names). That exchange is not implemented here, so an item is kept only when
-// its account is on the collection owner's own server (that server applied its users' feature policy); an item of
-// one of our accounts, or of a third server's, is left out, as Mastodon leaves out an item whose authorization it
-// cannot verify (VerifyFeaturedItemService rejects it).
+// FeatureAuthorization the item then names: ./feature_request.ts and lib/federation/collections_consent.ts). An
+// item of an account on the collection owner's own server is kept as that server sent it (it applied its users'
+// feature policy); an item of one of our accounts only with our authorization of it (an accepted item of ours in
+// this very collection, no fetch); an item of a third server's account only with a `featureAuthorization` on that
+// server which, fetched, names this collection and that account (VerifyFeaturedItemService), once per item: an
+// item kept with the same authorization is not fetched again. Anything else is left out, as Mastodon shows none.
 import type { Account } from '../db/accounts';
+import { authorizationVerifies, authorizedItem, parseFeatureAuthorizationUri } from '../federation/collections_consent';
 import {
   collectionsByIds,
   createCollection,
@@ -34,14 +37,14 @@ import { log } from '../log';
 import { isSuspended } from '../policy/sanctions';
 import { hashtagName } from '../tags/featured';
 import { isLanguageCode } from '../text/languages';
-import type { Outcome, Received } from './received';
+import { localAccountAt, type Outcome, type Received } from './received';
 
 /** Collection::NAME_LENGTH_HARD_LIMIT and DESCRIPTION_LENGTH_HARD_LIMIT. */
 export const REMOTE_NAME_MAX = 256;
 export const REMOTE_DESCRIPTION_MAX_BYTES = 2048;
 
 /** The actor's stored collections (a few: at most MAX_COLLECTIONS): one Query and one BatchGet. */
-async function collectionsOfActor(actor: Account): Promise<Collection[]> {
+export async function collectionsOfActor(actor: Account): Promise<Collection[]> {
   const owned = await ownedCollectionIds(actor.id);
   return owned.length === 0 ? [] : collectionsByIds(owned.map((c) => c.collectionId));
 }
@@ -66,23 +69,60 @@ function fieldsOf(doc: ApDocument) {
   };
 }
 
+/** An item kept: its FeaturedItem id, its account, the authorization it stands on, and our item it is (one of ours, accepted before). */
+type Featured = { uri: string; account: Account; approvalUri: string | null; ours?: string };
+
 /** The account an item features, if this item may be kept (see the top of this file); undefined otherwise. */
-async function featuredAccountOf(item: ApDocument, collectionUri: string, owner: Account & { uri: string }): Promise<{ uri: string; account: Account } | undefined> {
+async function featuredAccountOf(item: ApDocument, collectionUri: string, owner: Account & { uri: string }, stored?: Collection): Promise<Featured | undefined> {
   const uri = canonicalId(item.id);
   const objectUri = idOf(item.featuredObject);
   if (!uri || !objectUri || !sameHost(uri, collectionUri)) return undefined;
-  if (isLocalUrl(objectUri) || !sameHost(objectUri, owner.uri)) return undefined;
+  const approval = idOf(item.featureAuthorization);
+  if (isLocalUrl(objectUri)) {
+    const account = await localAccountAt(objectUri);
+    const parsed = parseFeatureAuthorizationUri(approval);
+    if (!account || !stored || parsed?.username !== account.username || parsed.collectionId !== stored.id) return undefined;
+    const found = await authorizedItem(account, parsed.collectionId, parsed.itemId);
+    return found && found.collectionUri === collectionUri && found.collection.accountId === owner.id ? { uri, account, approvalUri: null, ours: found.entry.id } : undefined;
+  }
+  let approvalUri: string | null = null;
+  let known: CollectionEntry | undefined;
+  if (!sameHost(objectUri, owner.uri)) {
+    if (!approval || !sameHost(approval, objectUri)) return undefined;
+    // Verified when it was kept: the same item, authorization and account are not fetched again.
+    known = stored?.items.find((e) => e.uri === uri && e.approvalUri === approval && e.state === 'accepted');
+    if (!known && !(await authorizationVerifies(approval, collectionUri, objectUri))) return undefined;
+    approvalUri = approval;
+  }
   try {
     const account = await accountByActorUri(objectUri);
-    return account && !isSuspended(account) ? { uri, account } : undefined;
+    if (!account || isSuspended(account) || account.uri !== objectUri || (known && known.accountId !== account.id)) return undefined;
+    return { uri, account, approvalUri };
   } catch (err) {
     if (err instanceof FetchFailed) return undefined;
     throw err;
   }
 }
 
+const receivedEntry = (f: Featured, position: number, now: string): CollectionEntry => ({
+  id: newId(),
+  accountId: f.account.id,
+  state: 'accepted',
+  position,
+  createdAt: now,
+  uri: f.uri,
+  approvalUri: f.approvalUri,
+  activityUri: null,
+});
+
+/**
+ * Our account's item of a FeatureRequest (the only items with one here) that a new listing keeps: accepted and not
+ * listed yet, or revoked (as Mastodon keeps the row: a new request is then rejected, and it serves no authorization).
+ */
+const keptUnlisted = (e: CollectionEntry) => e.activityUri !== null && ((e.state === 'accepted' && e.uri === null) || e.state === 'revoked');
+
 /** The FeaturedCollection itself: embedded, or fetched by its id (then it must still be the actor's). */
-async function collectionDocument(received: Received, object: unknown): Promise<ApDocument | undefined> {
+export async function collectionDocument(received: Received, object: unknown): Promise<ApDocument | undefined> {
   let doc = objectOf(object);
   if (!doc) {
     const uri = canonicalId(object);
@@ -102,20 +142,22 @@ async function collectionDocument(received: Received, object: unknown): Promise<
 }
 
 /** Creates or replaces the actor's collection from its document (ProcessFeaturedCollectionService). */
-async function storeCollection(received: Received, doc: ApDocument): Promise<Outcome> {
+export async function storeCollection(received: Received, doc: ApDocument): Promise<Outcome> {
   const uri = canonicalId(doc.id)!;
   const fields = fieldsOf(doc);
-  const found: { uri: string; account: Account }[] = [];
+  const stored = (await collectionsOfActor(received.actor)).find((c) => c.uri === uri);
+  const found: Featured[] = [];
   for (const raw of asArray(doc.orderedItems).slice(0, MAX_ITEMS)) {
     const item = objectOf(raw);
-    const featured = item ? await featuredAccountOf(item, uri, received.actor) : undefined;
+    const featured = item ? await featuredAccountOf(item, uri, received.actor, stored) : undefined;
     if (featured && !found.some((f) => f.account.id === featured.account.id)) found.push(featured);
   }
   const now = nowIso();
   for (let attempt = 0; attempt < 8; attempt++) {
     const existing = (await collectionsOfActor(received.actor)).find((c) => c.uri === uri);
     if (!existing) {
-      const items: CollectionEntry[] = found.map((f, i) => ({ id: newId(), accountId: f.account.id, state: 'accepted', position: i + 1, createdAt: now, uri: f.uri }));
+      // Our accounts' items stand on an accepted item of ours in the stored collection: none here yet.
+      const items: CollectionEntry[] = found.filter((f) => !f.ours).map((f, i) => receivedEntry(f, i + 1, now));
       const collection: Collection = {
         id: newId(),
         accountId: received.actor.id,
@@ -136,10 +178,16 @@ async function storeCollection(received: Received, doc: ApDocument): Promise<Out
       return 'applied';
     }
     // Items that stay keep their id (what the API named them by); the others go, the new ones come.
-    const items = found.map((f, i): CollectionEntry => {
+    const listed = found.flatMap((f, i): CollectionEntry[] => {
+      if (f.ours) {
+        const ours = existing.items.find((e) => e.id === f.ours && e.state === 'accepted');
+        return ours ? [{ ...ours, uri: f.uri, position: i + 1 }] : [];
+      }
       const kept = existing.items.find((e) => e.uri === f.uri && e.accountId === f.account.id);
-      return kept ? { ...kept, position: i + 1 } : { id: newId(), accountId: f.account.id, state: 'accepted', position: i + 1, createdAt: now, uri: f.uri };
+      return [kept ? { ...kept, approvalUri: f.approvalUri, position: i + 1 } : receivedEntry(f, i + 1, now)];
     });
+    const waiting = existing.items.filter((e) => keptUnlisted(e) && !listed.some((x) => x.id === e.id));
+    const items = [...listed, ...waiting.map((e, i) => ({ ...e, position: listed.length + i + 1 }))];
     const added = items.filter((e) => !existing.items.some((x) => x.id === e.id));
     const removed = existing.items.filter((e) => isLive(e) && !items.some((x) => x.id === e.id));
     const next: Collection = { ...existing, ...fields, items, nextPosition: items.length + 1, updatedAt: dateOf(doc.updated)?.toISOString() ?? now };
@@ -161,11 +209,19 @@ export async function addToCollections(received: Received): Promise<Outcome | un
   for (let attempt = 0; attempt < 8; attempt++) {
     const collection = (await collectionsOfActor(received.actor)).find((c) => c.uri !== null && c.uri === target);
     if (!collection?.uri) return 'ignored';
-    const featured = await featuredAccountOf(object, collection.uri, received.actor);
+    const featured = await featuredAccountOf(object, collection.uri, received.actor, collection);
     if (!featured) return 'ignored';
+    if (featured.ours) {
+      // The owner lists the item our account accepted: it now has its FeaturedItem id.
+      const ours = collection.items.find((e) => e.id === featured.ours);
+      if (!ours || ours.uri === featured.uri) return 'ignored';
+      const next: Collection = { ...collection, items: collection.items.map((e) => (e.id === ours.id ? { ...e, uri: featured.uri } : e)) };
+      if (await saveCollection(collection, next)) return 'applied';
+      continue;
+    }
     if (collection.items.some((e) => e.uri === featured.uri || e.accountId === featured.account.id)) return 'ignored';
     if (collection.items.filter(isLive).length >= MAX_ITEMS) return 'ignored';
-    const entry: CollectionEntry = { id: newId(), accountId: featured.account.id, state: 'accepted', position: collection.nextPosition, createdAt: nowIso(), uri: featured.uri };
+    const entry = receivedEntry(featured, collection.nextPosition, nowIso());
     const next: Collection = { ...collection, items: [...collection.items, entry], nextPosition: collection.nextPosition + 1 };
     if (await saveCollection(collection, next, { added: [entry] })) return 'applied';
   }

@@ -6,6 +6,7 @@ import { storeRemoteNote } from '../federation/notes';
 import { idOf, objectOf, type ApDocument } from '../federation/vocab';
 import { onActorsServer, type Outcome, type Received } from './received';
 import { receiveVote } from './vote';
+import { quoteStampOf, verifyQuoteStamp } from './quote_request';
 
 /** The created object: embedded, or fetched by its id (which must be on the actor's server before we ask it). */
 async function createdObject(received: Received): Promise<ApDocument | undefined> {
@@ -34,5 +35,9 @@ export async function create(received: Received): Promise<Outcome> {
   const vote = await receiveVote(received, note);
   if (vote) return vote;
   // storeRemoteNote refuses what is not a note of this actor (attributedTo, origin, size).
-  return (await storeRemoteNote(note, received.actor)) ? 'applied' : 'ignored';
+  const status = await storeRemoteNote(note, received.actor);
+  if (!status) return 'ignored';
+  // A quote of a third server's status waits for its stamp to be checked (one fetch; a redelivery checks again while pending).
+  await verifyQuoteStamp(status, received.actor, quoteStampOf(note));
+  return 'applied';
 }

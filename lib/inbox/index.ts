@@ -43,6 +43,7 @@ import { add, removeFromCollection } from './pin';
 import type { Outcome, Received } from './received';
 import { undo } from './undo';
 import { quoteRequest } from './quote_request';
+import { answersFeatureRequest, featureAccepted, featureAuthorizationDeleted, featureRejected, featureRequest } from './feature_request';
 import { recheckOriginSuspension, update } from './update';
 
 /**
@@ -55,10 +56,11 @@ export const CLAIM_STALE_MS = 180_000;
 const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Follow: follow,
   Undo: undo,
-  Accept: accept,
-  Reject: reject,
+  // A FeatureRequest's answer is told apart here, as ./answer.ts tells a QuoteRequest's.
+  Accept: (received) => (answersFeatureRequest(received) ? featureAccepted(received) : accept(received)),
+  Reject: (received) => (answersFeatureRequest(received) ? featureRejected(received) : reject(received)),
   Create: create,
-  Delete: remove,
+  Delete: async (received) => (await featureAuthorizationDeleted(received)) ?? remove(received),
   Update: update,
   Like: like,
   Announce: announce,
@@ -67,6 +69,7 @@ const HANDLERS: Record<string, (received: Received) => Promise<Outcome>> = {
   Add: add,
   Remove: removeFromCollection,
   QuoteRequest: quoteRequest,
+  FeatureRequest: featureRequest,
 };
 
 /** What a suspended actor may still send (the rest is acknowledged and changes nothing). */

@@ -1,16 +1,17 @@
 // Quote approval received (FEP-044f, as Mastodon 4.5's ActivityPub::Activity::QuoteRequest and the quote cases
 // of Accept and Reject): a remote account asks to quote one of our statuses, and the remote author of a status
-// one of ours quotes answers our QuoteRequest.
-import { accountById } from '../db/accounts';
+// one of ours quotes answers our QuoteRequest; and the stamp a received Note names for its quote of a third
+// server's status, verified (VerifyQuoteService).
+import { accountById, type Account } from '../db/accounts';
 import { changeQuoteState, moveQuotesCount, quoteByApprovalStamp, quoteOf, rememberApprovalStamp } from '../db/quotes';
 import { remoteStatusIdByUri } from '../db/remote';
 import { statusById, type Status } from '../db/statuses';
 import { followEdge } from '../db/follows';
-import { storeRemoteNote } from '../federation/notes';
+import { MAX_ID_LENGTH, storeRemoteNote } from '../federation/notes';
 import { sendNoteRefresh } from '../federation/send_edits';
-import { ourQuoteRequest, quoteAuthorizationId, sendQuoteAnswer } from '../federation/quotes';
+import { ourQuoteRequest, quoteAuthorizationId, sendQuoteAnswer, stampApproves } from '../federation/quotes';
 import { apUrls } from '../federation/urls';
-import { idOf, objectOf, sameHost, typeOf } from '../federation/vocab';
+import { httpUrl, idOf, objectOf, sameHost, typeOf, type ApDocument } from '../federation/vocab';
 import { mayQuote } from '../policy';
 import { enqueue } from '../queue';
 import { localStatusAt } from './like';
@@ -106,7 +107,7 @@ export async function quoteRejected(received: Received): Promise<Outcome> {
 
 /**
  * Delete of an approval stamp (Mastodon's Delete#revoke_quote): the quoted author withdraws its approval of a
- * quote by one of our accounts; accepted becomes revoked, pending rejected. Undefined when the id is no stamp we
+ * quote we hold (by one of our accounts, or between two other servers); accepted becomes revoked, pending rejected. Undefined when the id is no stamp we
  * hold of the actor's, so that the caller goes on to its other cases.
  */
 export async function quoteApprovalDeleted(received: Received, objectId: string): Promise<Outcome | undefined> {
@@ -115,5 +116,32 @@ export async function quoteApprovalDeleted(received: Received, objectId: string)
   if (quote.state !== 'pending' && quote.state !== 'accepted') return 'ignored';
   if ((await changeQuoteState(quote, quote.state === 'accepted' ? 'revoked' : 'rejected')) !== 'changed') return 'ignored';
   if (quote.state === 'accepted') await moveQuotesCount(quote.quotedStatusId, -1);
+  return 'applied';
+}
+
+/** The approval stamp a received Note names (`quoteAuthorization`, by id or embedded: only its id is trusted). */
+export function quoteStampOf(note: ApDocument): string | undefined {
+  const stamp = httpUrl(idOf(note.quoteAuthorization));
+  return stamp && stamp.length <= MAX_ID_LENGTH ? stamp : undefined;
+}
+
+/**
+ * A received Note's quote of a status of a third server, pending, with the stamp `stampUri` its Note names
+ * (`quoteAuthorization`, on a Create or an Update): verified as Mastodon's VerifyQuoteService does
+ * (lib/federation/quotes.ts stampApproves, one fetch), then accepted with that stamp and counted. A quote of one
+ * of our statuses is never accepted here (our author answers its QuoteRequest), nor one that is not pending; a
+ * stamp that fails a check leaves the quote pending. 'applied' when it was accepted now.
+ */
+export async function verifyQuoteStamp(quoting: Status, quotingAuthor: Account, stampUri: string | undefined): Promise<Outcome> {
+  const held = quoting.quote;
+  if (!stampUri || !held?.quotedStatusId || held.state !== 'pending' || quoting.accountId !== quotingAuthor.id) return 'ignored';
+  if (!held.quotedAccountId || held.quotedAccountId === quoting.accountId) return 'ignored';
+  const [quote, quoted, quotedAuthor] = await Promise.all([quoteOf(held.quotedStatusId, quoting.id), statusById(held.quotedStatusId), accountById(held.quotedAccountId)]);
+  if (!quote || quote.state !== 'pending' || !quoted || !quotedAuthor?.domain || quoted.accountId !== quotedAuthor.id) return 'ignored';
+  if (!(await stampApproves(stampUri, quoting, quoted, quotedAuthor))) return 'ignored';
+  // Remembered first: once accepted, the quoted author's Delete of the stamp must find the quote.
+  await rememberApprovalStamp(quote, stampUri);
+  if ((await changeQuoteState(quote, 'accepted', { approvalUri: stampUri })) !== 'changed') return 'ignored';
+  await moveQuotesCount(quote.quotedStatusId, 1);
   return 'applied';
 }

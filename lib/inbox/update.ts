@@ -2,16 +2,20 @@
 // ActivityPub::Activity::Update): its profile (Person and the other actor types,
 // refreshed from the document it sends, and its `suspended` flag: suspended there, suspended here), a status it wrote (./update_note.ts: an
 // edit, kept in the status's history) or a poll (./update_question.ts: its counts
-// and close; an edit of the poll status's text goes through ./update_note.ts too).
+// and close; an edit of the poll status's text goes through ./update_note.ts too); a Note's quote stamp added since
+// (./quote_request.ts).
 import type { Account } from '../db/accounts';
+import { remoteStatusIdByUri } from '../db/remote';
+import { statusById } from '../db/statuses';
 import { ACTOR_TYPES, saveActorDocument } from '../federation/actors';
 import { FetchFailed, fetchObject } from '../federation/fetch';
-import { objectOf, typeOf, type ApDocument } from '../federation/vocab';
+import { idOf, objectOf, typeOf, type ApDocument } from '../federation/vocab';
 import { suspendAccount, unsuspendAccount } from '../moderation/suspension';
 import { updateCollection } from './collections';
-import type { Outcome, Received } from './received';
+import { onActorsServer, type Outcome, type Received } from './received';
 import { updateNote } from './update_note';
 import { updateQuestion } from './update_question';
+import { quoteStampOf, verifyQuoteStamp } from './quote_request';
 
 const isActorType = (type: string | undefined): boolean => (ACTOR_TYPES as readonly string[]).includes(type ?? '');
 
@@ -51,6 +55,19 @@ export async function recheckOriginSuspension(actor: Account): Promise<Account> 
   return followOriginSuspension(saved, doc);
 }
 
+/**
+ * The stamp an updated Note now names for its pending quote (the quoted author approved it since: Mastodon sends
+ * the Note again, often without a new `updated`, so this is read whether or not the Update is an edit).
+ */
+async function stampAdded(received: Received, object: ApDocument): Promise<Outcome> {
+  const stamp = quoteStampOf(object);
+  const uri = idOf(object);
+  if (!stamp || !uri || !onActorsServer(received, uri)) return 'ignored';
+  const id = await remoteStatusIdByUri(uri);
+  const status = id ? await statusById(id) : undefined;
+  return status && status.uri === uri ? verifyQuoteStamp(status, received.actor, stamp) : 'ignored';
+}
+
 export async function update(received: Received): Promise<Outcome> {
   const object = objectOf(received.activity.object);
   if (!object) return 'ignored';
@@ -60,9 +77,14 @@ export async function update(received: Received): Promise<Outcome> {
     // A poll's counts (or its close), and perhaps an edit of its text: both are read, each changes what it owns.
     const counts = await updateQuestion(received, object);
     const edit = await updateNote(received, object);
-    return counts === 'applied' || edit === 'applied' ? 'applied' : 'ignored';
+    const stamped = await stampAdded(received, object);
+    return counts === 'applied' || edit === 'applied' || stamped === 'applied' ? 'applied' : 'ignored';
   }
-  if (type === 'Note' || type === 'Article' || type === 'Page') return updateNote(received, object);
+  if (type === 'Note' || type === 'Article' || type === 'Page') {
+    const edit = await updateNote(received, object);
+    const stamped = await stampAdded(received, object);
+    return edit === 'applied' || stamped === 'applied' ? 'applied' : 'ignored';
+  }
   if (type === 'FeaturedCollection') return updateCollection(received, object);
   return 'ignored';
 }

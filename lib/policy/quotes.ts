@@ -63,18 +63,46 @@ export async function mayQuote(viewer: Account, status: Status, followsAuthor: (
 /** The viewer-dependent states a quote shows instead of `accepted` (the Quote entity's extra states). */
 export type QuoteFilterState = 'unauthorized' | 'blocked_account' | 'blocked_domain' | 'muted_account';
 
+/** How a viewer stands towards a quoted author: what decides the quote's filter state. */
+export type QuoteStanding = { blocks: boolean; blockedBy: boolean; mutes: boolean; blocksDomain: boolean };
+
+/**
+ * The state a quoted status's author makes the viewer see (StatusFilter as the quote serializers ask it): an author
+ * who blocks the viewer makes it `unauthorized` (the viewer may not see it), one on a domain the viewer blocks
+ * `blocked_domain`, one it blocks `blocked_account`, one it mutes `muted_account`; undefined when nothing hides it.
+ */
+export function quoteFilterState(standing: QuoteStanding): QuoteFilterState | undefined {
+  if (standing.blockedBy) return 'unauthorized';
+  if (standing.blocksDomain) return 'blocked_domain';
+  if (standing.blocks) return 'blocked_account';
+  if (standing.mutes) return 'muted_account';
+  return undefined;
+}
+
+/**
+ * The state of an accepted quote whose quoted status exists, for one viewer: its own status is always shown; one
+ * it may not see (visibility, a suspended or missing author) is `unauthorized`; else what its author's standing says.
+ */
+export function acceptedQuoteState(quotedAuthorId: string, viewerId: string | undefined, shown: boolean, standing: () => QuoteStanding | undefined): 'accepted' | QuoteFilterState {
+  if (quotedAuthorId === viewerId) return 'accepted';
+  if (!shown) return 'unauthorized';
+  const held = standing();
+  return (held && quoteFilterState(held)) ?? 'accepted';
+}
+
 /** What a viewer's blocks and mutes say of quoted authors, read once for a page (none of it for a viewer without any). */
 export type QuoteHides = {
   /** The state a quoted status by this author shows the viewer, or undefined when nothing hides it. */
   stateFor: (author: Pick<Account, 'id' | 'domain'>) => QuoteFilterState | undefined;
+  /** Does the viewer block any domain (only then does an author's domain, which may cost a read, matter)? */
+  blocksDomains: boolean;
 };
 
-const NOTHING: QuoteHides = { stateFor: () => undefined };
+const NOTHING: QuoteHides = { stateFor: () => undefined, blocksDomains: false };
 
 /**
  * The viewer's block, blocked-by and mute partitions (each read once per invocation, and not at all when its
- * account says it is empty): an author who blocks the viewer makes the quote `unauthorized` (the viewer may not
- * see it), one the viewer blocks `blocked_account`, on a domain it blocks `blocked_domain`, muted `muted_account`.
+ * account says it is empty), judged by quoteFilterState.
  */
 export async function quoteHidesFor(viewerId: string | undefined): Promise<QuoteHides> {
   if (!viewerId) return NOTHING;
@@ -87,12 +115,14 @@ export async function quoteHidesFor(viewerId: string | undefined): Promise<Quote
   return {
     stateFor: (author) => {
       if (author.id === viewerId) return undefined;
-      if (blockedBy.has(author.id)) return 'unauthorized';
       const domain = blockableDomain(author);
-      if (domain !== undefined && domains.has(domain)) return 'blocked_domain';
-      if (blocking.has(author.id)) return 'blocked_account';
-      if (muting.has(author.id)) return 'muted_account';
-      return undefined;
+      return quoteFilterState({
+        blockedBy: blockedBy.has(author.id),
+        blocksDomain: domain !== undefined && domains.has(domain),
+        blocks: blocking.has(author.id),
+        mutes: muting.has(author.id),
+      });
     },
+    blocksDomains: domains.size > 0,
   };
 }

@@ -3,7 +3,7 @@
 // polls, the viewer's flags and votes), plus one before it for the originals of
 // reblogs that are not on the page themselves.
 import { config } from '../config';
-import type { Account } from '../db/accounts';
+import { accountsByIds, type Account } from '../db/accounts';
 import type { Emoji } from '../db/emojis';
 import type { Media } from '../db/media';
 import type { Poll } from '../db/polls';
@@ -95,7 +95,7 @@ export async function renderStatuses(
     const m: Media | undefined = loaded.media(id);
     return m ? [renderAttachment(m)] : [];
   });
-  const quotes = await quoteViewFor(shown, viewer, byId, accountOf);
+  const quotes = await quoteViewFor(shown, viewer, byId, (id) => loaded.account(id));
   const pollOf = (s: Status) => {
     const poll: Poll | undefined = s.pollId ? loaded.poll(s.pollId) : undefined;
     if (!poll) return null;
@@ -196,7 +196,7 @@ async function quoteViewFor(
   shown: Status[],
   viewer: Account | undefined,
   byId: (id: string) => Status | undefined,
-  accountOf: (s: Status) => Account | undefined,
+  accountAt: (id: string) => Account | undefined,
 ): Promise<QuoteView> {
   const viewerId = viewer?.id;
   const quotedOthers = shown.flatMap((s) => {
@@ -211,6 +211,13 @@ async function quoteViewFor(
     quotedOthers.length > 0 ? quoteHidesFor(viewerId) : undefined,
     viewerId && followAsked.size > 0 ? followEdges(viewerId, [...followAsked]) : undefined,
   ]);
+  // A quote shown nested (ShallowQuote) may name a status the page did not read: its author's domain is asked of
+  // the viewer's domain blocks as a read status's is, its account read (one batch) only when the viewer has some.
+  const unreadAuthors = hides?.blocksDomains
+    ? [...new Set(shown.flatMap((s) => (s.quote?.state === 'accepted' && s.quote.quotedStatusId && !byId(s.quote.quotedStatusId) && s.quote.quotedAccountId && !accountAt(s.quote.quotedAccountId) ? [s.quote.quotedAccountId] : [])))]
+    : [];
+  const nestedAuthors = unreadAuthors.length > 0 ? await accountsByIds(unreadAuthors) : new Map<string, Account>();
+  const authorAt = (id: string): Pick<Account, 'id' | 'domain'> => accountAt(id) ?? nestedAuthors.get(id) ?? { id, domain: null };
   const follows = (accountId: string) => edges?.has(accountId) ?? false;
   const visibleNow = new Map<string, boolean>();
   for (const q of quotedOthers) visibleNow.set(q.id, await mayView(viewer, q, { followsAuthor: follows(q.accountId) }));
@@ -221,10 +228,10 @@ async function quoteViewFor(
       if (quote.state !== 'accepted') return quote.state;
       if (!quote.quotedStatusId) return 'deleted';
       // A quote shown nested (ShallowQuote) names a status this page did not read: what its author's id tells.
-      if (!quoted) return hides?.stateFor({ id: quote.quotedAccountId ?? '', domain: null }) ?? 'accepted';
+      if (!quoted) return hides?.stateFor(authorAt(quote.quotedAccountId ?? '')) ?? 'accepted';
       if (quoted.accountId === viewerId) return 'accepted';
       if (!renderable(quoted) || visibleNow.get(quoted.id) === false) return 'unauthorized';
-      const author = accountOf(quoted);
+      const author = accountAt(quoted.accountId);
       return (author && hides?.stateFor(author)) ?? 'accepted';
     },
     approvalOf: (s) => quoteApprovalFor(s, viewerId, () => follows(s.accountId)),

@@ -2,17 +2,19 @@
 // viewer's own flags is the same for every receiver, so a status is rendered
 // once without a viewer (the status renderer's batch read), and each receiver's
 // flags (favourited, reblogged, bookmarked, muted, pinned, their poll vote) are
-// read for all receivers in one more batch read and laid over it. The result
+// read for all receivers in one more batch read and laid over it; an accepted quote's
+// state and quoted status are each receiver's (./quotes.ts). The result
 // equals `renderStatus(status, receiver)` (test/integration/streaming-publish).
 import { z } from 'zod';
-import { accountsByIds } from '../db/accounts';
+import { accountsByIds, type Account } from '../db/accounts';
 import { seedKnownEmpty } from '../db/viewer_summary';
 import { viewersFlags } from '../db/status_page';
 import { statusesByIds, type Status } from '../db/statuses';
 import { renderStatuses } from '../render/status';
 import { filterResultsFor, type FilterResultContext } from '../filters/results';
-import { followEdge } from '../db/follows';
+import { followEdge, followEdges } from '../db/follows';
 import { quoteApprovalFor, quoteApprovalNeedsFollow } from '../policy/quotes';
+import { quoteAuthorIds, quoteFollowAsks, quoteOverlayFor, streamedQuoteOf } from './quotes';
 
 type Rendered = Record<string, unknown>;
 
@@ -41,9 +43,15 @@ export async function renderShared(view: StatusView): Promise<Rendered | undefin
  * (lib/db/viewer_summary.ts); only what they may have is read. A new post heard by 1,000 listeners then makes
  * 10 reads of accounts rather than 1,000 queries of filters and 4,000 flag keys. One receiver: read directly.
  */
-async function knownFromAccounts(viewers: string[]): Promise<void> {
-  if (viewers.length < 2) return;
-  for (const account of (await accountsByIds(viewers)).values()) seedKnownEmpty(account);
+async function knownFromAccounts(viewers: string[], alsoRead: string[] = []): Promise<Map<string, Account>> {
+  // A quote's states need every receiver's account and the quoted authors': the same one batch read.
+  if (viewers.length < 2 && alsoRead.length === 0) return new Map();
+  const read = await accountsByIds([...new Set([...viewers, ...alsoRead])]);
+  for (const v of viewers) {
+    const account = read.get(v);
+    if (account) seedKnownEmpty(account);
+  }
+  return read;
 }
 
 export async function personalize(
@@ -54,16 +62,24 @@ export async function personalize(
 ): Promise<Map<string, Rendered>> {
   const viewers = [...new Set(viewerIds)];
   const parts = partsOf(view);
-  await knownFromAccounts(viewers);
-  // Whether each receiver follows the author, only for a status whose quote policy is `followers` (one read each).
   const quotable = view.original ?? view.status;
+  const quote = await streamedQuoteOf(quotable, view.original !== undefined);
+  const accounts = await knownFromAccounts(viewers, quote ? quoteAuthorIds(quote) : []);
+  // The quoted status is shown with the receiver's flags and filters too: its keys join the same batches.
+  const shown = quote ? [...parts, quote.quoted] : parts;
+  // The authors each receiver's follow edge is asked of: the status's for a `followers` quote policy, the quoted
+  // status's for its policy or a private one (one read for each receiver that needs any, none for the others).
+  const followAsks = (v: string) => [...new Set([...(quoteApprovalNeedsFollow(quotable, v) ? [quotable.accountId] : []), ...(quote ? quoteFollowAsks(quote, v) : [])])];
   const [read, results, following] = await Promise.all([
-    viewersFlags(viewers, parts),
-    Promise.all(viewers.map(async (v) => [v, await filterResultsFor(v, parts, contextOf(v))] as const)).then((all) => new Map(all)),
-    Promise.all(viewers.map(async (v) => [v, quoteApprovalNeedsFollow(quotable, v) && (await followEdge(v, quotable.accountId)) !== undefined] as const)).then((all) => new Map(all)),
+    viewersFlags(viewers, shown),
+    Promise.all(viewers.map(async (v) => [v, await filterResultsFor(v, shown, contextOf(v))] as const)).then((all) => new Map(all)),
+    Promise.all(viewers.map(async (v) => [v, await followsAmong(v, followAsks(v))] as const)).then((all) => new Map(all)),
   ]);
+  const follows = (viewerId: string, accountId: string) => following.get(viewerId)?.has(accountId) === true;
+  const sharedQuoting = view.original && isRecord(shared.reblog) ? shared.reblog : shared;
+  const quotes = quote ? await quoteOverlayFor(quote, sharedQuoting.quote, viewers, accounts, follows) : undefined;
 
-  const overlay = (rendered: Rendered, s: Status, viewerId: string): Rendered => {
+  const overlay = (rendered: Rendered, s: Status, viewerId: string, proper: Status = s): Rendered => {
     const { flags, vote } = read(viewerId, s);
     const out: Rendered = {
       ...rendered,
@@ -76,8 +92,10 @@ export async function personalize(
     if (s.accountId === viewerId && !s.reblogOfId) out.pinned = flags.pinned;
     // QuoteApproval.current_user is the receiver's (a reblog's is its original's, as the page renders it).
     if (isRecord(rendered.quote_approval)) {
-      out.quote_approval = { ...rendered.quote_approval, current_user: quoteApprovalFor(quotable, viewerId, () => following.get(viewerId) === true) };
+      out.quote_approval = { ...rendered.quote_approval, current_user: quoteApprovalFor(proper, viewerId, () => follows(viewerId, proper.accountId)) };
     }
+    // The quote's state and quoted status are the receiver's (lib/streaming/quotes.ts).
+    if (quotes && s.id === quotable.id) out.quote = quotes.quoteFor(viewerId, (r, quoted) => overlay(r, quoted, viewerId));
     if (s.pollId && isRecord(rendered.poll)) {
       const voted = vote();
       out.poll = { ...rendered.poll, voted: voted !== undefined || viewerId === s.accountId, own_votes: voted?.choices ?? [] };
@@ -87,7 +105,7 @@ export async function personalize(
 
   const out = new Map<string, Rendered>();
   for (const viewerId of viewers) {
-    const outer = overlay(shared, view.status, viewerId);
+    const outer = overlay(shared, view.status, viewerId, quotable);
     if (view.original && isRecord(shared.reblog)) outer.reblog = overlay(shared.reblog, view.original, viewerId);
     out.set(viewerId, outer);
   }
@@ -98,6 +116,13 @@ export async function personalize(
 export const hiddenByFilter = (rendered: Rendered | undefined): boolean =>
   Array.isArray(rendered?.filtered) &&
   rendered.filtered.some((r: unknown) => isRecord(r) && isRecord(r.filter) && r.filter.filter_action === 'hide');
+
+/** Which of `accountIds` the viewer follows: no read for none, one exact read for one, one batch for more. */
+async function followsAmong(viewerId: string, accountIds: string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  if (accountIds.length === 1) return (await followEdge(viewerId, accountIds[0]!)) !== undefined ? new Set(accountIds) : new Set();
+  return new Set((await followEdges(viewerId, accountIds)).keys());
+}
 
 const isRecord = (value: unknown): value is Rendered => typeof value === 'object' && value !== null && !Array.isArray(value);
 

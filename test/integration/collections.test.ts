@@ -129,7 +129,8 @@ describe('creating a collection', () => {
     const blocker = await someone();
     const blocked = await someone();
     const suspended = await someone();
-    const remote = await aRemoteAccount();
+    // Its actor cannot be fetched (loopback is refused here): no canFeature policy, so nobody may feature it.
+    const remote = await aRemoteAccount({ uri: `http://127.0.0.1:9/users/u${Date.now()}` });
     await updateAccount(remote.account.id, { discoverable: true });
     await updateAccount(suspended.account.id, { suspendedAt: new Date().toISOString(), suspensionOrigin: 'local' });
     ok(await block(blocker, owner.account.id));

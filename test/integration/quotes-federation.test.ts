@@ -20,6 +20,8 @@ import { handler as notificationsIndex } from '../../functions/notifications/ind
 import { remoteStatusIdByUri } from '../../lib/db/remote';
 import { handler as revoke } from '../../functions/statuses/revoke_quote';
 import { handler as interactionPolicy } from '../../functions/statuses/interaction_policy';
+import { instanceSigner } from '../../lib/federation/keys';
+import { remoteServer, type RemoteServer } from '../support/remote-server';
 
 registerInlineWorker('fanout', fanoutWorker);
 registerInlineWorker('notify', notifyWorker);
@@ -259,5 +261,142 @@ describe('our Note sent again when its quote state or policy changes', () => {
     delivered.length = 0;
     expect((await setPolicy('followers')).status).toBe(200);
     expect(delivered).toEqual([]);
+  });
+});
+
+describe('a quote between two other servers, approved by a stamp (VerifyQuoteService)', () => {
+  // The quoted author lives on a real server on loopback, which serves its stamps; the quoting author's Notes arrive in Create and Update.
+  let server: RemoteServer;
+  let elsewhere: RemoteServer;
+  let quotedAuthor: RemoteAccountFixture;
+  let otherAuthor: RemoteAccountFixture;
+  beforeAll(async () => {
+    process.env.STAGE = 'local';
+    process.env.FEDERATION_ALLOW_PRIVATE = '1';
+    await instanceSigner();
+    [server, elsewhere] = await Promise.all([remoteServer(), remoteServer()]);
+    [quotedAuthor, otherAuthor] = await Promise.all([
+      aRemoteAccount({ domain: server.host, uri: `${server.origin}/users/quoted` }),
+      aRemoteAccount({ domain: server.host, uri: `${server.origin}/users/bystander` }),
+    ]);
+  });
+  afterAll(async () => {
+    process.env.STAGE = 'test';
+    delete process.env.FEDERATION_ALLOW_PRIVATE;
+    await Promise.all([server.close(), elsewhere.close()]);
+  });
+
+  let n = 0;
+  /** A public status of the quoted author, stored here, and the path of a stamp of it on its server. */
+  const aQuotedStatus = async () => {
+    n++;
+    const doc = { id: `${server.origin}/users/quoted/statuses/${Date.now()}${n}`, type: 'Note', attributedTo: quotedAuthor.account.uri, to: [AS_PUBLIC], content: '<p>quote me</p>', published: new Date().toISOString(), interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC] } } };
+    const status = (await storeRemoteNote(doc, quotedAuthor.account, { distribute: false }))!;
+    return { status, stampId: `${server.origin}/users/quoted/quote_authorizations/${Date.now()}${n}` };
+  };
+  const aStamp = (id: string, quoting: string, quoted: string, overrides: Record<string, unknown> = {}) => ({
+    '@context': ['https://www.w3.org/ns/activitystreams', { QuoteAuthorization: 'https://w3id.org/fep/044f#QuoteAuthorization', gts: 'https://gotosocial.org/ns#', interactingObject: { '@id': 'gts:interactingObject', '@type': '@id' }, interactionTarget: { '@id': 'gts:interactionTarget', '@type': '@id' } }],
+    id,
+    type: 'QuoteAuthorization',
+    attributedTo: quotedAuthor.account.uri,
+    interactingObject: quoting,
+    interactionTarget: quoted,
+    ...overrides,
+  });
+  const fetchesOf = (on: RemoteServer, id: string) => on.received.filter((r) => r.method === 'GET' && r.path === new URL(id).pathname);
+  const quotingStatus = async (noteId: string) => stored((await remoteStatusIdByUri(noteId))!);
+
+  it('accepts the quote once its stamp checks out: one signed fetch, counted, and the stamp remembered for its Delete', async () => {
+    const { status: quoted, stampId } = await aQuotedStatus();
+    const note = noteOf({ quote: quoted.uri, quoteAuthorization: stampId });
+    server.serve(aStamp(stampId, note.id, quoted.uri!));
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+
+    const quoting = await quotingStatus(note.id);
+    expect(quoting.quote).toMatchObject({ quotedStatusId: quoted.id, state: 'accepted', approvalUri: stampId });
+    expect(await quoteOf(quoted.id, quoting.id)).toMatchObject({ state: 'accepted', approvalUri: stampId });
+    expect((await stored(quoted.id)).quotesCount).toBe(1);
+    const fetches = fetchesOf(server, stampId);
+    expect(fetches).toHaveLength(1);
+    expect(fetches[0]!.headers.signature).toBeDefined();
+    const shown = await call(show, { path: `/api/v1/statuses/${quoting.id}`, pathParameters: { id: quoting.id }, token: local.token });
+    expect(shown.body.quote).toMatchObject({ state: 'accepted', quoted_status: { id: quoted.id } });
+
+    // Redelivered: already accepted, nothing fetched again, nothing counted twice.
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+    expect(fetchesOf(server, stampId)).toHaveLength(1);
+    expect((await stored(quoted.id)).quotesCount).toBe(1);
+
+    // The quoted author withdraws it: the Delete of its stamp finds the quote.
+    expect(await receive({ ...activity(quotedAuthor.account as { uri: string }, 'Delete', stampId), id: `${stampId}#delete` })).toBe('applied');
+    expect((await quotingStatus(note.id)).quote?.state).toBe('revoked');
+    expect((await stored(quoted.id)).quotesCount).toBe(0);
+  });
+
+  it.each([
+    ['attributed to another actor of that server', (id: string, quoting: string, quoted: string) => aStamp(id, quoting, quoted, { attributedTo: `${server.origin}/users/bystander` })],
+    ['for another quoting Note', (id: string, _quoting: string, quoted: string) => aStamp(id, `${remote.account.uri}/statuses/other`, quoted)],
+    ['for another quoted status', (id: string, quoting: string, _quoted: string) => aStamp(id, quoting, `${server.origin}/users/quoted/statuses/other`)],
+    ['of another type', (id: string, quoting: string, quoted: string) => aStamp(id, quoting, quoted, { type: 'Note' })],
+    ['without the ActivityStreams context', (id: string, quoting: string, quoted: string) => aStamp(id, quoting, quoted, { '@context': 'https://example.org/other' })],
+    ['under another id than the one named', (id: string, quoting: string, quoted: string) => aStamp(`${id}-other`, quoting, quoted)],
+  ])('leaves the quote pending for a stamp %s (one fetch, nothing counted)', async (_name, stampOf) => {
+    const { status: quoted, stampId } = await aQuotedStatus();
+    const note = noteOf({ quote: quoted.uri, quoteAuthorization: stampId });
+    server.route('GET', new URL(stampId).pathname, { body: stampOf(stampId, note.id, quoted.uri!) });
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+    expect((await quotingStatus(note.id)).quote?.state).toBe('pending');
+    expect((await stored(quoted.id)).quotesCount ?? 0).toBe(0);
+    expect(fetchesOf(server, stampId)).toHaveLength(1);
+  });
+
+  it('fetches nothing for a stamp on another server than the quoted author\'s, nor one that is not served, and the quote stays pending', async () => {
+    const { status: quoted, stampId } = await aQuotedStatus();
+    const forged = `${elsewhere.origin}/users/quoted/quote_authorizations/1`;
+    const note = noteOf({ quote: quoted.uri, quoteAuthorization: forged });
+    elsewhere.serve(aStamp(forged, note.id, quoted.uri!, { attributedTo: `${elsewhere.origin}/users/quoted` }));
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+    expect((await quotingStatus(note.id)).quote?.state).toBe('pending');
+    expect(elsewhere.received).toEqual([]);
+
+    // Named on the right server but gone there (404): pending too.
+    const missing = noteOf({ quote: quoted.uri, quoteAuthorization: stampId });
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', missing))).toBe('applied');
+    expect((await quotingStatus(missing.id)).quote?.state).toBe('pending');
+    expect(fetchesOf(server, stampId)).toHaveLength(1);
+    expect((await stored(quoted.id)).quotesCount ?? 0).toBe(0);
+  });
+
+  it('accepts the quote when an Update of the quoting Note adds the stamp (not an edit), once', async () => {
+    const { status: quoted, stampId } = await aQuotedStatus();
+    const note = noteOf({ quote: quoted.uri });
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+    expect((await quotingStatus(note.id)).quote?.state).toBe('pending');
+
+    server.serve(aStamp(stampId, note.id, quoted.uri!));
+    const stamped = { ...note, quoteAuthorization: stampId };
+    expect(await receive(activity(remote.account as { uri: string }, 'Update', stamped))).toBe('applied');
+    expect((await quotingStatus(note.id)).quote).toMatchObject({ state: 'accepted', approvalUri: stampId });
+    expect((await stored(quoted.id)).quotesCount).toBe(1);
+    expect(await receive(activity(remote.account as { uri: string }, 'Update', stamped))).toBe('ignored');
+    expect(fetchesOf(server, stampId)).toHaveLength(1);
+
+    // Another actor's Update naming the Note changes nothing (it is not theirs).
+    const { status: quoted2, stampId: stamp2 } = await aQuotedStatus();
+    const note2 = noteOf({ quote: quoted2.uri });
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note2))).toBe('applied');
+    server.serve(aStamp(stamp2, note2.id, quoted2.uri!));
+    expect(await receive(activity(otherAuthor.account as { uri: string }, 'Update', { ...note2, quoteAuthorization: stamp2 }))).toBe('ignored');
+    expect((await quotingStatus(note2.id)).quote?.state).toBe('pending');
+    expect(fetchesOf(server, stamp2)).toHaveLength(0);
+  });
+
+  it('never fetches a stamp for a quote of one of our statuses (our author answers its QuoteRequest)', async () => {
+    const ours = await post(local, { status: 'ours to approve' });
+    const stampId = `${server.origin}/users/quoted/quote_authorizations/ours`;
+    const note = noteOf({ quote: apUrls.status(local.account.username, ours.id), quoteAuthorization: stampId });
+    expect(await receive(activity(remote.account as { uri: string }, 'Create', note))).toBe('applied');
+    expect((await quotingStatus(note.id)).quote?.state).toBe('pending');
+    expect(fetchesOf(server, stampId)).toHaveLength(0);
   });
 });

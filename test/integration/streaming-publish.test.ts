@@ -18,6 +18,7 @@ import { handler as createFilterHandler } from '../../functions/filters/create';
 import { handler as deleteFilterHandler } from '../../functions/filters/delete';
 import { handler as updateFilterHandler } from '../../functions/filters/update';
 import { block, mute } from '../../lib/graph/blocks';
+import { blockDomain } from '../../lib/graph/domain_blocks';
 import { newId } from '../../lib/ids';
 import { addAccounts, createList } from '../../lib/lists';
 import { notify } from '../../lib/notifications/notify';
@@ -27,7 +28,7 @@ import { bindingFor, channels, type WebSocketEvent } from '../../lib/streaming/c
 import { SEND_CONCURRENCY } from '../../lib/streaming/publish';
 import { fanOut, fanOutDelete } from '../../lib/timelines/fanout';
 import { call } from '../support/http';
-import { aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aStoredPoll, aUser, type UserFixture } from '../support/factories';
+import { aFollow, aMediaAttachment, aPostedReblog, aPostedStatus, aRemoteAccount, aStoredPoll, aUser, type UserFixture } from '../support/factories';
 import { connectThroughHandler, useManagementApi, type ManagementRequest } from '../support/management-api';
 
 // ---- a stand-in for the Management API ----
@@ -142,6 +143,59 @@ describe('update: the fan-out publishes each status to the streams that should s
     const conn = await listen(undefined, { stream: 'public' });
     await fanOut(status.id);
     expect(framesOf(conn)).toEqual([]);
+  });
+
+  it('shows each receiver a quote as the status renderer does: its blocks, mutes and domain blocks of the quoted authors, its flags on the quoted status', async () => {
+    const [author, quotedAuthor, plain, blocker, muter, blockedByQuoted, domainBlocker] = await Promise.all([aUser(), aUser(), aUser(), aUser(), aUser(), aUser(), aUser()]);
+    const domain = `quoted-${Date.now().toString(36)}.example`;
+    const far = await aRemoteAccount({ domain });
+    const quotedHere = await aPostedStatus(quotedAuthor.account, { quoteApprovalPolicy: 'public' });
+    const quotedFar = await aPostedStatus(far.account, { uri: `${far.account.uri}/statuses/1`, quoteApprovalPolicy: 'public' });
+    // Quoted in turn: the nested ShallowQuote is judged by the same rules (here, a domain the receiver blocks).
+    const quotingFar = await aPostedStatus(quotedAuthor.account, { quote: { quotedStatusId: quotedFar.id, quotedAccountId: far.account.id, state: 'accepted' } });
+    const privateOwn = await aPostedStatus(author.account, { visibility: 'private' });
+    const accepted = (quoted: { id: string; accountId: string }) => ({ quote: { quotedStatusId: quoted.id, quotedAccountId: quoted.accountId, state: 'accepted' as const } });
+    const [ofHere, ofFar, ofQuoting, ofPrivate] = [
+      await aPostedStatus(author.account, accepted(quotedHere)),
+      await aPostedStatus(author.account, accepted(quotedFar)),
+      await aPostedStatus(author.account, accepted(quotingFar)),
+      // A quote of its author's own private status: nobody signed out may see it, its followers may.
+      await aPostedStatus(author.account, { ...accepted(privateOwn), visibility: 'private' }),
+    ];
+    const receivers = { plain, blocker, muter, blockedByQuoted, domainBlocker };
+    await Promise.all(Object.values(receivers).map((r) => aFollow(r.account, author.account)));
+    await block(blocker.account, quotedAuthor.account.id);
+    await mute(muter.account, quotedAuthor.account.id, { notifications: true, duration: 0 });
+    await block(quotedAuthor.account, blockedByQuoted.account.id);
+    await blockDomain(domainBlocker.account, domain);
+    await addFavourite(plain.account.id, quotedHere.id);
+    const conns = Object.fromEntries(await Promise.all(Object.entries(receivers).map(async ([name, r]) => [name, await listen(r.token, { stream: 'user' })] as const)));
+
+    for (const s of [ofHere, ofFar, ofQuoting, ofPrivate]) await fanOut(s.id);
+
+    for (const [name, r] of Object.entries(receivers)) {
+      const expected = await Promise.all([ofHere, ofFar, ofQuoting, ofPrivate].map(async (s) => asJson(await renderStatus(s, r.account))));
+      expect([name, payloadsOf(conns[name]!)]).toEqual([name, expected]);
+    }
+    const [plainHere, plainFar, plainQuoting, plainPrivate] = payloadsOf(conns.plain!);
+    expect(plainHere!.quote).toMatchObject({ state: 'accepted', quoted_status: { id: quotedHere.id, favourited: true, filtered: [] } });
+    expect(plainFar!.quote).toMatchObject({ state: 'accepted', quoted_status: { id: quotedFar.id } });
+    expect(plainQuoting!.quote.quoted_status.quote).toEqual({ state: 'accepted', quoted_status_id: quotedFar.id });
+    expect(plainPrivate!.quote).toMatchObject({ state: 'accepted', quoted_status: { id: privateOwn.id, visibility: 'private' } });
+    expect(payloadsOf(conns.blocker!)[0]!.quote).toMatchObject({ state: 'blocked_account', quoted_status: { id: quotedHere.id, favourited: false } });
+    expect(payloadsOf(conns.muter!)[0]!.quote).toMatchObject({ state: 'muted_account', quoted_status: { id: quotedHere.id } });
+    expect(payloadsOf(conns.blockedByQuoted!)[0]!.quote).toEqual({ state: 'unauthorized', quoted_status: null });
+    const [, domainFar, domainQuoting] = payloadsOf(conns.domainBlocker!);
+    expect(domainFar!.quote).toMatchObject({ state: 'blocked_domain', quoted_status: { id: quotedFar.id } });
+    expect(domainQuoting!.quote).toMatchObject({ state: 'accepted', quoted_status: { id: quotingFar.id, quote: { state: 'blocked_domain', quoted_status_id: quotedFar.id } } });
+
+    // Under a reblog the page reads no further than the quoted status: a nested quote's domain is still asked.
+    const elsewhere = await aUser();
+    const reblog = await aPostedReblog(author.account, await aPostedStatus(elsewhere.account, accepted(quotingFar)));
+    const onPageNested = (await onPage(reblog, domainBlocker.account))!;
+    expect((onPageNested.reblog as Record<string, any>).quote.quoted_status.quote).toEqual({ state: 'blocked_domain', quoted_status_id: quotedFar.id }); // eslint-disable-line @typescript-eslint/no-explicit-any
+    await fanOut(reblog.id);
+    expect(payloadsOf(conns.domainBlocker!)[4]).toEqual(asJson(onPageNested));
   });
 
   it('sends statuses with media to the media streams', async () => {
